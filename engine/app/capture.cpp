@@ -1,0 +1,97 @@
+#include "engine/app/capture.h"
+
+#include <cstring>
+
+#include "engine/app/git_revision.h"
+#include "engine/app/scene.h"
+#include "engine/app/scene_renderer.h"
+#include "engine/core/context.h"
+#include "engine/core/image.h"
+#include "engine/core/log.h"
+#include "engine/profile/timing_log.h"
+#include "sim/common/backend.h"
+
+namespace meniscus {
+namespace {
+
+constexpr VkFormat kOutputFormat = VK_FORMAT_R8G8B8A8_UNORM;
+
+std::string utc_now() {
+  char text[32];
+  std::time_t now = std::time(nullptr);
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+}  // namespace
+
+CaptureResult capture(const CaptureOptions& options) {
+  Scene scene = load_scene(options.scene);
+  if (options.width) scene.render.width = *options.width;
+  if (options.height) scene.render.height = *options.height;
+  const VkExtent2D extent{scene.render.width, scene.render.height};
+
+  Context context(ContextOptions{.validation = options.validation, .preferred_device = options.device});
+  const sim::SimBackend backend = sim::resolve_backend(options.sim, context.info());
+  SceneRenderer renderer(context, scene, kOutputFormat, backend);
+
+  // One target and readback buffer per frame in flight: frame N+1 renders while N is read.
+  struct Target {
+    Image image;
+    Buffer readback;
+  };
+  std::vector<Target> targets;
+  for (uint32_t i = 0; i < renderer.frames_in_flight(); ++i) {
+    targets.push_back({Image(context,
+                             ImageSpec{.format = kOutputFormat,
+                                       .extent = extent,
+                                       .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT},
+                             "output.offscreen"),
+                       Buffer(context, VkDeviceSize(extent.width) * extent.height * 4,
+                              VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "output.readback")});
+  }
+
+  profile::TimingLog log;
+  renderer.record_timings(&log, options.warmup);
+  const uint32_t total = options.warmup + options.frames;
+  uint32_t last_slot = 0;
+  for (uint32_t frame = 0; frame < total; ++frame) {
+    last_slot = renderer.next_slot();
+    Target& target = targets[last_slot];
+    if (options.dump_graph && frame + 1 == total) renderer.dump_graph_next_frame(options.dump_graph->string());
+    const bool last = frame + 1 == total;
+    renderer.render({target.image.handle(), target.image.view(), kOutputFormat, extent,
+                     graph::Access::None, graph::Access::TransferSrc},
+                    {}, options.dt, {}, last ? &target.readback : nullptr);
+  }
+  renderer.finish();
+
+  CaptureResult result;
+  result.device = context.info().name;
+  const Buffer& readback = targets[last_slot].readback;
+  readback.invalidate();
+  result.image = {extent.width, extent.height, std::vector<uint8_t>(readback.size())};
+  std::memcpy(result.image.pixels.data(), readback.mapped(), readback.size());
+  if (options.png) write_png(*options.png, result.image);
+
+  if (!options.timings.empty()) {
+    profile::CaptureMetadata metadata;
+    metadata.scene = scene.name;
+    metadata.device = context.info().name;
+    metadata.driver = context.info().driver;
+    metadata.vulkan_api = context.info().api_version;
+    metadata.git_revision = git_revision();
+    metadata.sim_backend = backend == sim::SimBackend::Cuda ? "cuda" : "cpu";
+    metadata.timestamp_utc = utc_now();
+    metadata.width = extent.width;
+    metadata.height = extent.height;
+    metadata.frames = options.frames;
+    metadata.warmup = options.warmup;
+    log.set_metadata(metadata);
+    for (const auto& path : options.timings) log.write(path.string());
+  }
+  result.validation_errors = context.validation_error_count();
+  return result;
+}
+
+}  // namespace meniscus

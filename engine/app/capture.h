@@ -1,0 +1,36 @@
+#pragma once
+// Headless rendering: a scene rendered offscreen for N frames, the last one read back.
+// Used by `meniscus capture`, by `meniscus run` without a display, and by the render tests.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/app/png_io.h"
+
+namespace meniscus {
+
+struct CaptureOptions {
+  std::filesystem::path scene;
+  std::optional<uint32_t> width, height;  // default: the scene's [render] size
+  uint32_t frames = 1;                    // recorded frames
+  uint32_t warmup = 0;                    // frames rendered before the recorded ones
+  std::vector<std::filesystem::path> timings;
+  std::optional<std::filesystem::path> png;
+  std::optional<std::filesystem::path> dump_graph;
+  std::string sim = "auto";
+  std::string device;
+  bool validation = false;
+  double dt = 1.0 / 60.0;  // simulated seconds per frame (fixed, so captures are reproducible)
+};
+
+struct CaptureResult {
+  RgbaImage image;  // the last frame
+  uint32_t validation_errors = 0;
+  std::string device;
+};
+
+CaptureResult capture(const CaptureOptions& options);
+
+}  // namespace meniscus

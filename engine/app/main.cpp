@@ -1,0 +1,38 @@
+// meniscus: the program users launch. Parses the command line and hands over to the viewer or
+// the headless capture; turns the two kinds of failure into their exit codes.
+#include <cstdio>
+
+#include "engine/app/cli.h"
+#include "engine/core/error.h"
+
+int main(int argc, char** argv) {
+  using namespace meniscus;
+  try {
+    const Command command = parse_cli(argc, argv);
+    switch (command.verb) {
+      case Verb::Help:
+        std::fputs(usage_text().c_str(), stdout);
+        return 0;
+      case Verb::Version:
+        std::printf("meniscus %s\n", MENISCUS_VERSION);
+        return 0;
+      case Verb::Run:
+        return run_interactive(command.run);
+      case Verb::Capture: {
+        const CaptureResult result = capture(command.capture);
+        if (command.capture.png)
+          std::printf("wrote %s (%ux%u, %s)\n", command.capture.png->string().c_str(), result.image.width,
+                      result.image.height, result.device.c_str());
+        for (const auto& path : command.capture.timings) std::printf("wrote %s\n", path.string().c_str());
+        return result.validation_errors == 0 ? 0 : 1;
+      }
+    }
+  } catch (const InputError& error) {
+    std::fprintf(stderr, "meniscus: %s\n", error.what());
+    return kInputErrorExitCode;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "meniscus: error: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,186 @@
+#include "engine/app/run_window.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "engine/app/capture.h"
+#include "engine/app/git_revision.h"
+#include "engine/app/scene.h"
+#include "engine/app/scene_renderer.h"
+#include "engine/app/ui_overlay.h"
+#include "engine/app/window.h"
+#include "engine/core/context.h"
+#include "engine/core/log.h"
+#include "sim/common/backend.h"
+
+namespace meniscus {
+namespace {
+
+constexpr uint32_t kHeadlessFrames = 120;
+
+int run_headless(const RunOptions& options) {
+  log::info("no display: running headless (a PNG of the last frame is written to out/)");
+  CaptureOptions capture_options;
+  capture_options.scene = options.scene;
+  capture_options.width = options.width;
+  capture_options.height = options.height;
+  capture_options.frames = options.frames.value_or(kHeadlessFrames);
+  capture_options.timings = options.timings;
+  capture_options.dump_graph = options.dump_graph;
+  capture_options.sim = options.sim;
+  capture_options.device = options.device;
+  capture_options.validation = options.validation;
+  capture_options.png = std::filesystem::path("out") / (options.scene.stem().string() + ".png");
+  const CaptureResult result = capture(capture_options);
+  std::printf("rendered %u frames of %s headless on %s: %s\n", capture_options.frames,
+              options.scene.string().c_str(), result.device.c_str(), capture_options.png->string().c_str());
+  return result.validation_errors == 0 ? 0 : 1;
+}
+
+void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms) {
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Meniscus");
+  Scene& scene = renderer.scene();
+  ImGui::Text("%s on %s", scene.name.c_str(), context.info().name.c_str());
+  ImGui::Text("frame %.2f ms (%.0f fps)", frame_ms, frame_ms > 0 ? 1000.0 / frame_ms : 0.0);
+
+  if (ImGui::CollapsingHeader("GPU passes", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (const auto& timing = renderer.last_timing()) {
+      if (ImGui::BeginTable("passes", 2)) {
+        for (const auto& pass : timing->passes) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(pass.name.c_str());
+          ImGui::TableNextColumn();
+          ImGui::Text("%.3f ms", pass.gpu_ms);
+        }
+        for (const auto& stage : timing->stages) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::Text("%s (%s)", stage.name.c_str(), stage.backend.c_str());
+          ImGui::TableNextColumn();
+          ImGui::Text("%.3f ms", stage.ms);
+        }
+        ImGui::EndTable();
+      }
+      ImGui::Text("GPU total %.3f ms", timing->gpu_ms);
+    }
+  }
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::Checkbox("paused", &renderer.paused);
+    for (auto* stage : renderer.stages())
+      ImGui::Text("%.*s: %zu particles", int(stage->name().size()), stage->name().data(), stage->count());
+  }
+  if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
+    auto& particles = renderer.particle_settings();
+    ImGui::SliderFloat("particle radius", &particles.radius, 0.005f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
+    ImGui::ColorEdit3("particle colour", &particles.color.x);
+    ImGui::SliderFloat("exposure", &scene.render.exposure, 0.05f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    bool changed = ImGui::SliderFloat("sun intensity", &scene.environment.sun_intensity, 0.0f, 20.0f);
+    changed |= ImGui::SliderFloat3("sun direction", &scene.environment.sun_direction.x, -1.0f, 1.0f);
+    changed |= ImGui::ColorEdit3("sky zenith", &scene.environment.sky_zenith.x);
+    changed |= ImGui::ColorEdit3("sky horizon", &scene.environment.sky_horizon.x);
+    if (changed) {
+      if (glm::length(scene.environment.sun_direction) < 1e-3f) scene.environment.sun_direction = {0, 1, 0};
+      scene.environment.sun_direction = glm::normalize(scene.environment.sun_direction);
+      renderer.environment_changed();
+    }
+  }
+  ImGui::End();
+}
+
+CameraInput read_input(Window& window, const UiOverlay& ui, double dt, glm::dvec2& last_cursor) {
+  CameraInput input;
+  input.dt = static_cast<float>(dt);
+  GLFWwindow* w = window.handle();
+  glm::dvec2 cursor;
+  glfwGetCursorPos(w, &cursor.x, &cursor.y);
+  const glm::dvec2 delta = cursor - last_cursor;
+  last_cursor = cursor;
+  const float scroll = window.take_scroll();
+  if (!ui.wants_mouse()) {
+    if (glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) input.rotate = glm::vec2(delta);
+    input.zoom = scroll;
+  }
+  if (!ui.wants_keyboard()) {
+    auto key = [&](int k) { return glfwGetKey(w, k) == GLFW_PRESS ? 1.0f : 0.0f; };
+    input.move = {key(GLFW_KEY_D) - key(GLFW_KEY_A), key(GLFW_KEY_E) - key(GLFW_KEY_Q),
+                  key(GLFW_KEY_W) - key(GLFW_KEY_S)};
+  }
+  return input;
+}
+
+}  // namespace
+
+int run_interactive(const RunOptions& options) {
+  if (!display_available()) return run_headless(options);
+
+  Scene scene = load_scene(options.scene);
+  if (options.width) scene.render.width = *options.width;
+  if (options.height) scene.render.height = *options.height;
+  Window window("Meniscus — " + scene.name, scene.render.width, scene.render.height);
+  Context context(ContextOptions{.validation = options.validation,
+                                 .instance_extensions = window_instance_extensions(),
+                                 .presentation = true,
+                                 .preferred_device = options.device});
+  window.attach(context);
+  const sim::SimBackend backend = sim::resolve_backend(options.sim, context.info());
+  SceneRenderer renderer(context, scene, window.format(), backend);
+  UiOverlay ui(context, window);
+
+  profile::TimingLog log;
+  if (!options.timings.empty()) renderer.record_timings(&log, 0);
+  if (options.dump_graph) renderer.dump_graph_next_frame(options.dump_graph->string());
+
+  using Clock = std::chrono::steady_clock;
+  auto last = Clock::now();
+  double frame_ms = 0.0;
+  glm::dvec2 cursor{0.0};
+  glfwGetCursorPos(window.handle(), &cursor.x, &cursor.y);
+  uint32_t presented = 0;
+  while (!window.should_close() && (!options.frames || presented < *options.frames)) {
+    window.poll_events();
+    const auto now = Clock::now();
+    const double dt = std::chrono::duration<double>(now - last).count();
+    last = now;
+    frame_ms = 0.9 * frame_ms + 0.1 * dt * 1000.0;
+    renderer.camera().update(read_input(window, ui, dt, cursor));
+
+    AcquiredImage image;
+    if (!window.acquire(renderer.next_slot(), image)) continue;
+    ui.build([&] { draw_panel(renderer, context, frame_ms); });
+    // Simulated time follows the wall clock but never jumps by more than two 60 Hz frames,
+    // so a stall (window drag, breakpoint) does not explode the simulation.
+    renderer.render({image.image, image.view, window.format(), window.extent(), graph::Access::None,
+                     graph::Access::Present},
+                    {image.available, image.rendered}, std::min(dt, 2.0 / 60.0),
+                    [&](graph::FrameGraph& graph, graph::ImageHandle target) {
+                      return ui.add(graph, target, image.index);
+                    });
+    window.present(image);
+    ++presented;
+  }
+  renderer.finish();
+  if (!options.timings.empty()) {
+    profile::CaptureMetadata metadata;
+    metadata.scene = scene.name;
+    metadata.device = context.info().name;
+    metadata.driver = context.info().driver;
+    metadata.vulkan_api = context.info().api_version;
+    metadata.git_revision = git_revision();
+    metadata.sim_backend = backend == sim::SimBackend::Cuda ? "cuda" : "cpu";
+    metadata.width = window.extent().width;
+    metadata.height = window.extent().height;
+    metadata.frames = presented;
+    log.set_metadata(metadata);
+    for (const auto& path : options.timings) log.write(path.string());
+  }
+  std::printf("presented %u frames\n", presented);
+  return context.validation_error_count() == 0 ? 0 : 1;
+}
+
+}  // namespace meniscus

@@ -1,0 +1,117 @@
+#pragma once
+// Draws one scene, frame after frame: steps its simulation stages, publishes their output
+// through shared buffers, builds the frame graph of the scene's passes and submits it.
+//
+// Windowed runs and headless captures differ only in where the output image comes from (a
+// swapchain image or an offscreen one) and in what is layered on top (the UI), so both use this.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "engine/app/camera.h"
+#include "engine/app/scene.h"
+#include "engine/core/buffer.h"
+#include "engine/graph/executor.h"
+#include "engine/graph/frame_graph.h"
+#include "engine/profile/gpu_timer.h"
+#include "engine/profile/timing_log.h"
+#include "passes/background/background_pass.h"
+#include "passes/particles/particles_pass.h"
+#include "passes/sky/sky_pass.h"
+#include "passes/tonemap/tonemap_pass.h"
+#include "sim/common/particle_stage.h"
+
+namespace meniscus {
+
+class SharedBuffer;
+
+struct OutputImage {
+  VkImage image;
+  VkImageView view;
+  VkFormat format;
+  VkExtent2D extent;
+  graph::Access initial;  // how the image arrives (None: content undefined)
+  graph::Access final;    // how it must leave (Present, TransferSrc, ...)
+};
+
+struct FrameSync {
+  VkSemaphore wait = VK_NULL_HANDLE;  // e.g. swapchain image available
+  VkSemaphore signal = VK_NULL_HANDLE;  // e.g. rendering finished, waited by present
+};
+
+// Layers drawn after the scene (the UI), given the output image's current handle.
+using OverlayFn = std::function<graph::ImageHandle(graph::FrameGraph&, graph::ImageHandle)>;
+
+class SceneRenderer {
+ public:
+  SceneRenderer(const Context& context, const Scene& scene, VkFormat output_format,
+                sim::SimBackend backend);
+  ~SceneRenderer();
+  SceneRenderer(const SceneRenderer&) = delete;
+  SceneRenderer& operator=(const SceneRenderer&) = delete;
+
+  uint32_t frames_in_flight() const { return static_cast<uint32_t>(slots_.size()); }
+  // The slot the next render() will use; its previous frame has completed once render returns.
+  uint32_t next_slot() const { return static_cast<uint32_t>(frame_index_ % slots_.size()); }
+
+  // Steps the simulation by `dt` seconds and renders into `output`. When `readback` is given,
+  // the output image is copied into it inside the frame (width * height * 4 bytes).
+  void render(const OutputImage& output, const FrameSync& sync, double dt,
+              const OverlayFn& overlay = {}, const Buffer* readback = nullptr);
+
+  // Waits for every frame in flight and records their timings.
+  void finish();
+
+  Camera& camera() { return camera_; }
+  // Live settings the UI may change between frames.
+  Scene& scene() { return scene_; }
+  passes::ParticlesSettings& particle_settings() { return particle_settings_; }
+  // Re-bakes the sky after scene().environment changed.
+  void environment_changed() { sky_.invalidate(); }
+  bool paused = false;
+  std::vector<sim::ParticleStage*> stages();
+
+  // Frames whose timings were collected are added to `log` (when set) from frame `first` on.
+  void record_timings(profile::TimingLog* log, uint64_t first_frame) {
+    timing_log_ = log;
+    first_logged_frame_ = first_frame;
+  }
+  // Timings of the most recent completed frame, for the UI.
+  const std::optional<profile::FrameTiming>& last_timing() const { return last_timing_; }
+  // The next frame's compiled graph is written to `path` as Graphviz dot (`--dump-graph`).
+  void dump_graph_next_frame(std::string path) { dump_path_ = std::move(path); }
+  uint64_t frames_rendered() const { return frame_index_; }
+
+ private:
+  struct Slot;
+  void collect(Slot& slot);
+  void build_graph(graph::FrameGraph& graph, Slot& slot, const OutputImage& output,
+                   const OverlayFn& overlay, const Buffer* readback);
+  void write_frame_uniforms(Slot& slot, VkExtent2D extent, double time);
+
+  const Context& context_;
+  Scene scene_;
+  Camera camera_;
+  passes::ParticlesSettings particle_settings_;
+  std::vector<std::unique_ptr<sim::ParticleStage>> particle_stages_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  graph::GraphExecutor executor_;
+  profile::GpuPassTimer gpu_timer_;
+  passes::SkyPass sky_;
+  passes::BackgroundPass background_;
+  passes::ParticlesPass particles_;
+  passes::TonemapPass tonemap_;
+  uint64_t frame_index_ = 0;
+  double sim_time_ = 0.0;
+  profile::TimingLog* timing_log_ = nullptr;
+  uint64_t first_logged_frame_ = 0;
+  std::optional<profile::FrameTiming> last_timing_;
+  std::string dump_path_;
+};
+
+}  // namespace meniscus

@@ -1,0 +1,56 @@
+#include "engine/app/stage_factory.h"
+
+#include "engine/core/error.h"
+#include "sim/ballistic/ballistic_stage.h"
+
+namespace meniscus {
+namespace {
+
+void read_vec3(const ParamTable& t, const char* key, float out[3]) {
+  const glm::vec3 v = t.vec3(key, {out[0], out[1], out[2]});
+  out[0] = v.x;
+  out[1] = v.y;
+  out[2] = v.z;
+}
+
+sim::BallisticParams read_ballistic(const ParamTable& t, const Scene& scene) {
+  sim::BallisticParams p;
+  p.count = static_cast<uint32_t>(t.integer("count", p.count, 1, 10'000'000));
+  p.seed = static_cast<uint64_t>(t.integer("seed", int64_t(p.seed), 0, INT64_MAX));
+  read_vec3(t, "emitter_center", p.emitter_center);
+  p.emitter_radius = float(t.number("emitter_radius", p.emitter_radius, 0.0, 1e6));
+  p.speed_min = float(t.number("speed_min", p.speed_min, 0.0, 1e5));
+  p.speed_max = float(t.number("speed_max", p.speed_max, 0.0, 1e5));
+  if (p.speed_max < p.speed_min) t.fail("speed_max", "must be >= speed_min (" + std::to_string(p.speed_min) + ")");
+  p.spread_degrees = float(t.number("spread_degrees", p.spread_degrees, 0.0, 180.0));
+  read_vec3(t, "gravity", p.gravity);
+  p.restitution = float(t.number("restitution", p.restitution, 0.0, 1.0));
+  p.friction = float(t.number("friction", p.friction, 0.0, 1.0));
+  p.particle_lifetime = float(t.number("particle_lifetime", p.particle_lifetime, 1e-3, 1e6));
+  p.fixed_dt = float(t.number("fixed_dt", p.fixed_dt, 1e-6, 1.0));
+  if (p.particle_lifetime / p.fixed_dt > 1e6f) t.fail("fixed_dt", "too small for particle_lifetime (over 1e6 steps)");
+  p.ground_height = scene.environment.ground_height;
+  t.finish();
+  return p;
+}
+
+}  // namespace
+
+std::unique_ptr<sim::ParticleStage> make_particle_stage(const StageConfig& config, const Scene& scene,
+                                                        sim::SimBackend backend, const Context& context) {
+  if (config.type == "ballistic") return sim::make_ballistic_stage(read_ballistic(config.params, scene), backend, context);
+  config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\")");
+}
+
+passes::ParticlesSettings read_particles_settings(const Scene& scene) {
+  const ParamTable t = scene.pass("particles");
+  passes::ParticlesSettings s;
+  s.radius = float(t.number("radius", s.radius, 1e-5, 1e4));
+  s.color = t.color("color", s.color);
+  s.speed_tint = float(t.number("speed_tint", s.speed_tint, 0.0, 1.0));
+  s.speed_scale = float(t.number("speed_scale", s.speed_scale, 1e-4, 1e6));
+  t.finish();
+  return s;
+}
+
+}  // namespace meniscus

@@ -1,0 +1,20 @@
+#pragma once
+// Turns a scene's [[stage]] tables into simulation stages, and its [pass.*] tables into pass
+// settings. The one place that knows every stage type by name.
+#include <memory>
+
+#include "engine/app/scene.h"
+#include "passes/particles/particles_pass.h"
+#include "sim/common/particle_stage.h"
+
+namespace meniscus {
+
+class Context;
+
+// Throws InputError naming the file and `stage[i].type` for an unknown type.
+std::unique_ptr<sim::ParticleStage> make_particle_stage(const StageConfig& config, const Scene& scene,
+                                                        sim::SimBackend backend, const Context& context);
+
+passes::ParticlesSettings read_particles_settings(const Scene& scene);
+
+}  // namespace meniscus

@@ -1,0 +1,59 @@
+#pragma once
+// The output of FrameGraph::compile(): plain data, no Vulkan objects, so the compiler is
+// tested without a device.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+namespace meniscus::graph {
+
+struct Barrier {
+  uint32_t resource;  // index into the graph's resources
+  VkPipelineStageFlags2 src_stages;
+  VkAccessFlags2 src_access;
+  VkPipelineStageFlags2 dst_stages;
+  VkAccessFlags2 dst_access;
+  VkImageLayout old_layout;  // images only
+  VkImageLayout new_layout;
+  bool is_image;
+  bool aliasing;  // waits on the previous occupant of the same memory
+};
+
+struct CompiledPass {
+  uint32_t pass;  // index into the graph's passes (declaration order)
+  std::vector<Barrier> barriers;
+};
+
+struct MemoryRequirement {
+  VkDeviceSize size;
+  VkDeviceSize alignment;
+  uint32_t memory_type_bits;
+};
+
+struct MemoryBlock {
+  VkDeviceSize size;
+  uint32_t memory_type_bits;
+};
+
+struct Placement {
+  uint32_t resource;
+  uint32_t block;
+  VkDeviceSize offset;
+  uint32_t first_use;  // positions in execution order
+  uint32_t last_use;
+  MemoryRequirement requirement;
+};
+
+struct CompiledGraph {
+  std::vector<CompiledPass> order;      // surviving passes in execution order
+  std::vector<uint32_t> culled;         // culled passes, declaration order
+  std::vector<Barrier> final_barriers;  // imported resources to their final state
+  std::vector<Placement> placements;    // transient resources used this frame
+  std::vector<MemoryBlock> blocks;
+  VkDeviceSize memory_without_aliasing = 0;
+  VkDeviceSize memory_with_aliasing = 0;
+};
+
+}  // namespace meniscus::graph

@@ -1,0 +1,19 @@
+#pragma once
+// The CUDA runtime calls interop needs, behind opaque pointers so that no header of the engine
+// depends on CUDA. Built from cuda_api_cuda.cpp when nvcc is found, else from
+// cuda_api_absent.cpp, whose functions throw a DeviceError saying CUDA was not built.
+#include <cstddef>
+#include <cstdint>
+
+namespace meniscus::cuda_api {
+
+// Imports an opaque-fd dedicated allocation; returns the external memory and a device pointer.
+void import_buffer(int fd, uint64_t allocation_size, uint64_t buffer_size, void** external_memory, void** device_pointer);
+void release_buffer(void* external_memory, void* device_pointer);
+
+void* import_timeline(int fd);
+void release_timeline(void* semaphore);
+void wait_timeline(void* semaphore, uint64_t value, void* stream);
+void signal_timeline(void* semaphore, uint64_t value, void* stream);
+
+}  // namespace meniscus::cuda_api

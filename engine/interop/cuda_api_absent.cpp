@@ -1,0 +1,31 @@
+// Built when nvcc was not found: every CUDA interop request is a clear error, never a silent
+// fallback (the caller chose CUDA explicitly, or resolve_backend would have picked the CPU).
+#include <optional>
+#include <string>
+
+#include "engine/core/error.h"
+#include "engine/interop/cuda_api.h"
+#include "engine/interop/cuda_device.h"
+
+namespace meniscus {
+namespace {
+[[noreturn]] void absent() { throw DeviceError("Meniscus was built without CUDA (MENISCUS_CUDA=OFF or no nvcc)"); }
+}  // namespace
+
+namespace cuda_api {
+void import_buffer(int, uint64_t, uint64_t, void**, void**) { absent(); }
+void release_buffer(void*, void*) {}
+void* import_timeline(int) { absent(); }
+void release_timeline(void*) {}
+void wait_timeline(void*, uint64_t, void*) { absent(); }
+void signal_timeline(void*, uint64_t, void*) { absent(); }
+}  // namespace cuda_api
+
+bool cuda_built() { return false; }
+
+std::optional<int> find_cuda_device(const DeviceInfo&, std::string* why) {
+  if (why) *why = "built without CUDA";
+  return std::nullopt;
+}
+
+}  // namespace meniscus

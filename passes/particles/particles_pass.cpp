@@ -1,0 +1,68 @@
+#include "passes/particles/particles_pass.h"
+
+#include "engine/core/context.h"
+#include "passes/common/rendering.h"
+
+namespace meniscus::passes {
+namespace {
+
+struct PushConstants {
+  glm::vec4 color;  // a = speed tint
+  float radius;
+  float speed_scale;
+};
+
+}  // namespace
+
+ParticlesPass::ParticlesPass(const Context& context)
+    : context_(context),
+      pipeline_(context,
+                GraphicsPipelineDesc{
+                    .vertex_shader = "particles.vert",
+                    .fragment_shader = "particles.frag",
+                    .bindings = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT},
+                                 {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT},
+                                 {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}},
+                    .push_constant_bytes = sizeof(PushConstants),
+                    .color_formats = {kSceneColorFormat},
+                    .depth_format = kSceneDepthFormat,
+                    .depth_test = true,
+                    .depth_write = true,
+                    .depth_compare = VK_COMPARE_OP_LESS,
+                    .debug_name = "particles.impostors"}),
+      sampler_(create_sampler(context, Filter::Linear, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)) {}
+
+ParticlesPass::~ParticlesPass() { vkDestroySampler(context_.device(), sampler_, nullptr); }
+
+SceneTargets ParticlesPass::add(graph::FrameGraph& graph, const SceneTargets& targets,
+                                graph::BufferHandle particles, uint32_t count,
+                                graph::ImageHandle sky_cube, graph::BufferHandle frame,
+                                const ParticlesSettings& settings) {
+  SceneTargets out;
+  graph.add_pass("particles.impostors", [&](graph::PassBuilder& builder) {
+    builder.read(particles, graph::Access::VertexStorageRead);
+    builder.read(frame, graph::Access::VertexStorageRead);
+    builder.read(sky_cube, graph::Access::FragmentSample);
+    out.color = builder.write(targets.color, graph::Access::ColorAttachmentReadWrite);
+    out.depth = builder.write(targets.depth, graph::Access::DepthAttachmentWrite);
+    const PushConstants constants{glm::vec4(settings.color, settings.speed_tint), settings.radius,
+                                  settings.speed_scale};
+    return [this, out, particles, count, sky_cube, frame, constants](graph::PassContext& ctx) {
+      begin_rendering(ctx.cmd, ctx.desc(out.color).extent, {{ctx.view(out.color), std::nullopt}},
+                      DepthTarget{ctx.view(out.depth), VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, std::nullopt});
+      DescriptorWrites writes;
+      writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(particles))
+          .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(frame))
+          .image(2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ctx.view(sky_cube),
+                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, sampler_);
+      pipeline_.bind(ctx.cmd);
+      pipeline_.push_descriptors(ctx.cmd, writes);
+      pipeline_.push_constants(ctx.cmd, constants);
+      vkCmdDraw(ctx.cmd, 6 * count, 1, 0, 0);
+      end_rendering(ctx.cmd);
+    };
+  });
+  return out;
+}
+
+}  // namespace meniscus::passes

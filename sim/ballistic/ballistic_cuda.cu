@@ -1,0 +1,116 @@
+#include "sim/ballistic/ballistic_cuda.h"
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "engine/core/context.h"
+#include "engine/core/error.h"
+#include "engine/interop/cuda_device.h"
+#include "engine/interop/shared_buffer.h"
+#include "engine/interop/timeline.h"
+#include "sim/ballistic/ballistic_math.h"
+
+namespace meniscus::sim {
+namespace {
+
+#define BALLISTIC_CUDA_CHECK(call)                                                                          \
+  do {                                                                                                      \
+    cudaError_t error_ = (call);                                                                            \
+    if (error_ != cudaSuccess)                                                                              \
+      throw DeviceError(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call " failed: " + \
+                        cudaGetErrorString(error_));                                                        \
+  } while (0)
+
+constexpr int kBlock = 256;
+
+__global__ void initialise(BallisticParams params, ballistic::State* states) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < params.count) states[i] = ballistic::initial(params, i);
+}
+
+__global__ void advance(BallisticParams params, ballistic::State* states, int steps, unsigned* bad) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= params.count) return;
+  ballistic::State s = states[i];
+  for (int k = 0; k < steps; ++k) ballistic::advance(s, params, i, params.fixed_dt);
+  if (!ballistic::finite(s)) atomicMin(bad, i);
+  states[i] = s;
+}
+
+__global__ void publish(uint32_t count, const ballistic::State* states, Particle* out) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) out[i] = ballistic::publish(states[i]);
+}
+
+class BallisticCuda : public ParticleStage {
+ public:
+  BallisticCuda(const BallisticParams& params, const Context& context)
+      : params_(params), timeline_(context, /*cuda_shared=*/true) {
+    params.validate();
+    std::string why;
+    if (!find_cuda_device(context.info(), &why)) throw DeviceError("ballistic (cuda): " + why);
+    BALLISTIC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    BALLISTIC_CUDA_CHECK(cudaMalloc(&states_, sizeof(ballistic::State) * params.count));
+    BALLISTIC_CUDA_CHECK(cudaMalloc(&bad_, sizeof(unsigned)));
+    initialise<<<blocks(), kBlock, 0, stream_>>>(params_, states_);
+    BALLISTIC_CUDA_CHECK(cudaGetLastError());
+  }
+  ~BallisticCuda() override {
+    cudaStreamSynchronize(stream_);
+    cudaFree(states_);
+    cudaFree(bad_);
+    cudaStreamDestroy(stream_);
+  }
+
+  std::string_view name() const override { return "ballistic"; }
+  SimBackend backend() const override { return SimBackend::Cuda; }
+  size_t count() const override { return params_.count; }
+
+  void step(double dt) override {
+    pending_ += dt;
+    const int steps = static_cast<int>(pending_ / params_.fixed_dt);
+    pending_ -= steps * double(params_.fixed_dt);
+    if (steps == 0) return;
+    const unsigned none = UINT32_MAX;
+    BALLISTIC_CUDA_CHECK(cudaMemcpyAsync(bad_, &none, sizeof(unsigned), cudaMemcpyHostToDevice, stream_));
+    advance<<<blocks(), kBlock, 0, stream_>>>(params_, states_, steps, bad_);
+    BALLISTIC_CUDA_CHECK(cudaGetLastError());
+    // The check reads back 4 bytes a frame: cheap, and an exploding particle must not be drawn.
+    unsigned bad = UINT32_MAX;
+    BALLISTIC_CUDA_CHECK(cudaMemcpyAsync(&bad, bad_, sizeof(unsigned), cudaMemcpyDeviceToHost, stream_));
+    BALLISTIC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (bad != UINT32_MAX) throw DeviceError("ballistic (cuda): particle " + std::to_string(bad) + " became non-finite");
+  }
+
+  void write(SharedBuffer& target) override {
+    if (target.kind() != SharedMemory::Cuda || target.size() < count() * sizeof(Particle))
+      throw DeviceError("ballistic (cuda): target is not a CUDA-shared buffer of the right size");
+    publish<<<blocks(), kBlock, 0, stream_>>>(params_.count, states_, static_cast<Particle*>(target.cuda_pointer()));
+    BALLISTIC_CUDA_CHECK(cudaGetLastError());
+    timeline_.cuda_signal(++value_, stream_);
+  }
+
+  std::optional<GpuWait> gpu_wait(const SharedBuffer&) const override {
+    return GpuWait{timeline_.handle(), value_};
+  }
+
+ private:
+  unsigned blocks() const { return (params_.count + kBlock - 1) / kBlock; }
+
+  BallisticParams params_;
+  TimelineSemaphore timeline_;
+  cudaStream_t stream_ = nullptr;
+  ballistic::State* states_ = nullptr;
+  unsigned* bad_ = nullptr;
+  uint64_t value_ = 0;
+  double pending_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<ParticleStage> make_ballistic_cuda(const BallisticParams& params, const Context& context) {
+  return std::make_unique<BallisticCuda>(params, context);
+}
+
+}  // namespace meniscus::sim

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs everything Meniscus needs to build, run and test on Debian 12.
+# Idempotent: apt-get skips what is already there. Run as root (or with sudo).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libvulkan-dev vulkan-validationlayers mesa-vulkan-drivers vulkan-tools
+  glslc spirv-tools
+  libglfw3-dev libimgui-dev
+  catch2 libglm-dev libtomlplusplus-dev libpng-dev libtbb-dev
+  xvfb xauth
+  python3 python3-matplotlib python3-numpy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  sudo_cmd=""
+  [[ $(id -u) -ne 0 ]] && sudo_cmd="sudo"
+  echo "install-deps: installing ${missing[*]}"
+  $sudo_cmd apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: all packages present"
+fi

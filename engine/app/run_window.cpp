@@ -128,6 +128,11 @@ int run_interactive(const RunOptions& options) {
                                  .presentation = true,
                                  .preferred_device = options.device});
   window.attach(context);
+  // The swapchain must go before the device: this guard is destroyed before `context`.
+  struct DetachWindow {
+    Window& window;
+    ~DetachWindow() { window.detach(); }
+  } detach_window{window};
   const sim::SimBackend backend = sim::resolve_backend(options.sim, context.info());
   SceneRenderer renderer(context, scene, window.format(), backend);
   UiOverlay ui(context, window);

@@ -59,13 +59,19 @@ Window::Window(const std::string& title, uint32_t width, uint32_t height) {
 }
 
 Window::~Window() {
-  if (context_) {
-    context_->wait_idle();
-    destroy_swapchain();
-    for (VkSemaphore s : available_) vkDestroySemaphore(context_->device(), s, nullptr);
-    vkDestroySurfaceKHR(context_->instance(), surface_, nullptr);
-  }
+  detach();
   if (window_) glfwDestroyWindow(window_);
+}
+
+void Window::detach() {
+  if (!context_) return;
+  context_->wait_idle();
+  destroy_swapchain();
+  for (VkSemaphore s : available_) vkDestroySemaphore(context_->device(), s, nullptr);
+  available_.clear();
+  vkDestroySurfaceKHR(context_->instance(), surface_, nullptr);
+  surface_ = VK_NULL_HANDLE;
+  context_ = nullptr;
 }
 
 void Window::attach(const Context& context) {

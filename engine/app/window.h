@@ -35,6 +35,8 @@ class Window {
 
   // Second phase, once the Context exists (its instance must carry window_instance_extensions).
   void attach(const Context& context);
+  // Releases the swapchain and surface; must run before the Context is destroyed.
+  void detach();
 
   GLFWwindow* handle() const { return window_; }
   bool should_close() const;

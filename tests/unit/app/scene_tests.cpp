@@ -1,0 +1,116 @@
+// Scene files: every mistake is one message with file, line and field.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "engine/app/scene.h"
+#include "engine/app/stage_factory.h"
+#include "engine/core/error.h"
+
+namespace meniscus {
+namespace {
+
+using Catch::Matchers::Contains;
+
+std::filesystem::path write_scene(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "meniscus-scene-tests";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string load_error(const std::string& name, const std::string& text) {
+  const auto path = write_scene(name, text);
+  try {
+    Scene scene = load_scene(path);
+    // Stage and pass tables are read by their owners; run those readers too.
+    read_particles_settings(scene);
+    for (const StageConfig& stage : scene.stages)
+      if (stage.type != "ballistic") stage.params.fail("type", "unknown stage type \"" + stage.type + "\"");
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("the default scene loads", "[scene]") {
+  const Scene scene = load_scene(std::filesystem::path(MENISCUS_SOURCE_DIR) / "scenes/particles.toml");
+  CHECK(scene.name == "particles");
+  CHECK(scene.render.width == 1280);
+  CHECK(scene.camera.mode == "orbit");
+  REQUIRE(scene.stages.size() == 1);
+  CHECK(scene.stages[0].type == "ballistic");
+  CHECK(glm::length(scene.environment.sun_direction) == Approx(1.0f));
+  CHECK(read_particles_settings(scene).radius == Approx(0.03f));
+}
+
+TEST_CASE("absent optional sections take documented defaults", "[scene]") {
+  const Scene scene = load_scene(write_scene("minimal.toml", "name = \"minimal\"\n"));
+  CHECK(scene.render.frames_in_flight == 2);
+  CHECK(scene.camera.fov_y_degrees == Approx(45.0f));
+  CHECK(scene.stages.empty());
+}
+
+TEST_CASE("bad scene files name the file, the line and the field", "[scene][errors]") {
+  SECTION("NaN") {
+    const std::string e = load_error("nan.toml", "name = \"x\"\n[camera]\ndistance = nan\n");
+    CHECK_THAT(e, Contains("nan.toml:3:") && Contains("field 'camera.distance'") && Contains("non-finite"));
+  }
+  SECTION("out of range") {
+    const std::string e = load_error("range.toml", "name = \"x\"\n[render]\nwidth = 8\n");
+    CHECK_THAT(e, Contains("range.toml:3:") && Contains("field 'render.width'") && Contains("[16, 16384]") &&
+                      Contains("got 8"));
+  }
+  SECTION("negative count in a stage") {
+    // Stage tables are read by the stage factory; load_scene keeps them for it.
+    const Scene scene = load_scene(write_scene("count.toml", "name = \"x\"\n[[stage]]\ntype = \"ballistic\"\ncount = -5\n"));
+    REQUIRE(scene.stages.size() == 1);
+    CHECK_THROWS_WITH(scene.stages[0].params.integer("count", 1, 1, 10'000'000),
+                      Contains("count.toml:4:") && Contains("field 'stage[0].count'") && Contains("got -5"));
+  }
+  SECTION("wrong type") {
+    const std::string e = load_error("type.toml", "name = \"x\"\n[environment]\nground = \"yes\"\n");
+    CHECK_THAT(e, Contains("type.toml:3:") && Contains("field 'environment.ground'") && Contains("true or false"));
+  }
+  SECTION("wrong vector length") {
+    const std::string e = load_error("vec.toml", "name = \"x\"\n[camera]\ntarget = [1, 2]\n");
+    CHECK_THAT(e, Contains("vec.toml:3:") && Contains("field 'camera.target'") && Contains("3 numbers"));
+  }
+  SECTION("zero direction") {
+    const std::string e = load_error("dir.toml", "name = \"x\"\n[environment]\nsun_direction = [0, 0, 0]\n");
+    CHECK_THAT(e, Contains("field 'environment.sun_direction'") && Contains("non-zero"));
+  }
+  SECTION("unknown key with a suggestion") {
+    const std::string e = load_error("unknown.toml", "name = \"x\"\n[camera]\nfov_y_degree = 40\n");
+    CHECK_THAT(e, Contains("unknown.toml:3:") && Contains("field 'camera.fov_y_degree'") && Contains("unknown field") &&
+                      Contains("did you mean 'fov_y_degrees'"));
+  }
+  SECTION("unknown pass setting") {
+    const std::string e = load_error("pass.toml", "name = \"x\"\n[pass.particles]\nradious = 0.1\n");
+    CHECK_THAT(e, Contains("pass.toml:3:") && Contains("field 'pass.particles.radious'") && Contains("did you mean 'radius'"));
+  }
+  SECTION("missing name") {
+    const std::string e = load_error("noname.toml", "[render]\nwidth = 64\n");
+    CHECK_THAT(e, Contains("noname.toml") && Contains("field 'name'") && Contains("missing"));
+  }
+  SECTION("far not beyond near") {
+    const std::string e = load_error("planes.toml", "name = \"x\"\n[camera]\nnear = 2.0\nfar = 1.0\n");
+    CHECK_THAT(e, Contains("planes.toml:4:") && Contains("field 'camera.far'") && Contains("greater than near"));
+  }
+  SECTION("TOML syntax error") {
+    const std::string e = load_error("syntax.toml", "name = \"x\"\n[camera\n");
+    CHECK_THAT(e, Contains("syntax.toml:2:"));
+  }
+  SECTION("missing file") {
+    CHECK_THROWS_WITH(load_scene("/nonexistent/scene.toml"), Contains("/nonexistent/scene.toml: no such file"));
+  }
+  SECTION("unknown mode") {
+    const std::string e = load_error("mode.toml", "name = \"x\"\n[camera]\nmode = \"spin\"\n");
+    CHECK_THAT(e, Contains("field 'camera.mode'") && Contains("\"orbit\", \"fly\"") && Contains("\"spin\""));
+  }
+}
+
+}  // namespace meniscus

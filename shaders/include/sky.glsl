@@ -4,7 +4,7 @@ vec3 sky_radiance(vec3 dir, vec3 sun_dir, vec3 sun_color, float sun_intensity, v
                   vec3 horizon) {
   float elevation = dir.y;
   // Above the horizon: a gradient that stays bright near the horizon (aerial perspective).
-  float t = pow(clamp(elevation, 0.0, 1.0), 0.45);
+  float t = 1.0 - exp(-max(elevation, 0.0) * 7.0);
   vec3 sky = mix(horizon, zenith, t);
   // Below the horizon the sky fades into a dim ground bounce colour.
   vec3 below = horizon * 0.35;

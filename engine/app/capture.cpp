@@ -5,6 +5,7 @@
 #include "engine/app/git_revision.h"
 #include "engine/app/scene.h"
 #include "engine/app/scene_renderer.h"
+#include "engine/app/stage_factory.h"
 #include "engine/core/context.h"
 #include "engine/core/image.h"
 #include "engine/core/log.h"
@@ -29,6 +30,7 @@ CaptureResult capture(const CaptureOptions& options) {
   Scene scene = load_scene(options.scene);
   if (options.width) scene.render.width = *options.width;
   if (options.height) scene.render.height = *options.height;
+  check_scene_settings(scene);
   const VkExtent2D extent{scene.render.width, scene.render.height};
 
   Context context(ContextOptions{.validation = options.validation, .preferred_device = options.device});

@@ -10,6 +10,7 @@
 #include "engine/app/git_revision.h"
 #include "engine/app/scene.h"
 #include "engine/app/scene_renderer.h"
+#include "engine/app/stage_factory.h"
 #include "engine/app/ui_overlay.h"
 #include "engine/app/window.h"
 #include "engine/core/context.h"
@@ -43,7 +44,7 @@ int run_headless(const RunOptions& options) {
 void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Meniscus");
+  ImGui::Begin("Meniscus", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   Scene& scene = renderer.scene();
   ImGui::Text("%s on %s", scene.name.c_str(), context.info().name.c_str());
   ImGui::Text("frame %.2f ms (%.0f fps)", frame_ms, frame_ms > 0 ? 1000.0 / frame_ms : 0.0);
@@ -122,6 +123,7 @@ int run_interactive(const RunOptions& options) {
   Scene scene = load_scene(options.scene);
   if (options.width) scene.render.width = *options.width;
   if (options.height) scene.render.height = *options.height;
+  check_scene_settings(scene);
   Window window("Meniscus — " + scene.name, scene.render.width, scene.render.height);
   Context context(ContextOptions{.validation = options.validation,
                                  .instance_extensions = window_instance_extensions(),

@@ -183,9 +183,9 @@ void SceneRenderer::render(const OutputImage& output, const FrameSync& sync, dou
     const auto step_start = Clock::now();
     if (dt > 0.0) stage.step(dt);
     stage.write(*slot.particles[i]);
-    slot.stage_samples.push_back({std::string(stage.name()),
-                                  sim::backend_name(stage.backend()),
-                                  ms_since(step_start)});
+    // CUDA stages report their kernels' time from CUDA events; CPU stages their wall time.
+    const double ms = stage.device_ms().value_or(ms_since(step_start));
+    slot.stage_samples.push_back({std::string(stage.name()), sim::backend_name(stage.backend()), ms});
   }
   write_frame_uniforms(slot, output.extent, sim_time_);
 

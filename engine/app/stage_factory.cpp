@@ -42,6 +42,14 @@ std::unique_ptr<sim::ParticleStage> make_particle_stage(const StageConfig& confi
   config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\")");
 }
 
+void check_scene_settings(const Scene& scene) {
+  for (const StageConfig& config : scene.stages) {
+    if (config.type == "ballistic") read_ballistic(config.params, scene);
+    else config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\")");
+  }
+  read_particles_settings(scene);
+}
+
 passes::ParticlesSettings read_particles_settings(const Scene& scene) {
   const ParamTable t = scene.pass("particles");
   passes::ParticlesSettings s;

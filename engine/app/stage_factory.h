@@ -17,4 +17,8 @@ std::unique_ptr<sim::ParticleStage> make_particle_stage(const StageConfig& confi
 
 passes::ParticlesSettings read_particles_settings(const Scene& scene);
 
+// Reads every stage and pass table of `scene` without creating anything, so a bad setting is
+// reported before a device is opened. Throws InputError like the readers above.
+void check_scene_settings(const Scene& scene);
+
 }  // namespace meniscus

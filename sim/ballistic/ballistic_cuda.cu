@@ -9,6 +9,7 @@
 #include "engine/interop/cuda_device.h"
 #include "engine/interop/shared_buffer.h"
 #include "engine/interop/timeline.h"
+#include "engine/profile/cuda_event_timer.h"
 #include "sim/ballistic/ballistic_math.h"
 
 namespace meniscus::sim {
@@ -74,14 +75,19 @@ class BallisticCuda : public ParticleStage {
     if (steps == 0) return;
     const unsigned none = UINT32_MAX;
     BALLISTIC_CUDA_CHECK(cudaMemcpyAsync(bad_, &none, sizeof(unsigned), cudaMemcpyHostToDevice, stream_));
+    timer_.begin(stream_);
     advance<<<blocks(), kBlock, 0, stream_>>>(params_, states_, steps, bad_);
     BALLISTIC_CUDA_CHECK(cudaGetLastError());
+    timer_.end(stream_);
     // The check reads back 4 bytes a frame: cheap, and an exploding particle must not be drawn.
     unsigned bad = UINT32_MAX;
     BALLISTIC_CUDA_CHECK(cudaMemcpyAsync(&bad, bad_, sizeof(unsigned), cudaMemcpyDeviceToHost, stream_));
     BALLISTIC_CUDA_CHECK(cudaStreamSynchronize(stream_));
     if (bad != UINT32_MAX) throw DeviceError("ballistic (cuda): particle " + std::to_string(bad) + " became non-finite");
+    last_ms_ = timer_.elapsed_ms();
   }
+
+  std::optional<double> device_ms() const override { return last_ms_; }
 
   void write(SharedBuffer& target) override {
     if (target.kind() != SharedMemory::Cuda || target.size() < count() * sizeof(Particle))
@@ -105,6 +111,8 @@ class BallisticCuda : public ParticleStage {
   unsigned* bad_ = nullptr;
   uint64_t value_ = 0;
   double pending_ = 0.0;
+  profile::CudaEventTimer timer_;
+  std::optional<double> last_ms_;
 };
 
 }  // namespace

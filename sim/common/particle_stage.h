@@ -32,6 +32,9 @@ class ParticleStage {
   // Publishes the current state into `target` (count() particles). The caller guarantees no
   // GPU work still reads `target`.
   virtual void write(SharedBuffer& target) = 0;
+  // Device time of the last step() when the stage can measure it (CUDA events); the renderer
+  // falls back to the CPU wall time of step() + write() otherwise.
+  virtual std::optional<double> device_ms() const { return std::nullopt; }
   // For CUDA stages: what the submission reading `target` must wait for after write().
   virtual std::optional<GpuWait> gpu_wait(const SharedBuffer& target) const {
     (void)target;

@@ -23,11 +23,8 @@ std::filesystem::path write_scene(const std::string& name, const std::string& te
 std::string load_error(const std::string& name, const std::string& text) {
   const auto path = write_scene(name, text);
   try {
-    Scene scene = load_scene(path);
-    // Stage and pass tables are read by their owners; run those readers too.
-    read_particles_settings(scene);
-    for (const StageConfig& stage : scene.stages)
-      if (stage.type != "ballistic") stage.params.fail("type", "unknown stage type \"" + stage.type + "\"");
+    // Stage and pass tables are read by their owners; check_scene_settings runs those readers.
+    check_scene_settings(load_scene(path));
   } catch (const InputError& error) {
     return error.what();
   }

@@ -1,6 +1,8 @@
 #include "engine/app/cli.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <vector>
@@ -90,6 +92,7 @@ std::string usage_text() {
          "  meniscus capture <scene> [--size WxH] [--png out.png] [--frames N] [--warmup W]\n"
          "                       [--timings FILE]... [--sim cpu|cuda|auto] [--device NAME]\n"
          "                       [--validation] [--dump-graph out.dot]\n"
+         "  meniscus mesh <volume.nrrd|.nhdr|.vtk|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
          "  meniscus help | --version\n"
          "timing files: .json (statistics), .csv (per frame), .trace.json (chrome://tracing)\n";
 }
@@ -132,7 +135,38 @@ Command parse_cli(int argc, const char* const* argv) {
       o.png = std::filesystem::path("out") / (o.scene.stem().string() + ".png");
     return command;
   }
-  throw InputError("unknown command '" + verb + "' (expected run, capture or help)");
+  if (verb == "mesh") {
+    command.verb = Verb::Mesh;
+    MeshOptions& o = command.mesh;
+    if (args.done()) throw InputError("meniscus mesh: missing volume (a .nrrd/.nhdr/.vtk file or e.g. cayley:128)");
+    o.volume = args.take();
+    while (!args.done()) {
+      const std::string flag = args.take();
+      if (flag == "--iso") {
+        const std::string text = args.value(flag);
+        char* end = nullptr;
+        const float iso = std::strtof(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !std::isfinite(iso))
+          throw InputError("--iso: expected a finite number, got '" + text + "'");
+        o.iso = iso;
+      } else if (flag == "-o" || flag == "--output") {
+        o.output = args.value(flag);
+      } else if (flag == "--sim") {
+        o.sim = args.value(flag);
+        if (o.sim != "cpu")
+          throw InputError("--sim: only the cpu backend of marching cubes exists so far, got '" + o.sim + "'");
+      } else {
+        throw InputError("meniscus mesh: unknown flag '" + flag + "'");
+      }
+    }
+    if (!o.iso) throw InputError("meniscus mesh: --iso is required");
+    if (o.output.empty()) throw InputError("meniscus mesh: -o out.ply (or .obj) is required");
+    const std::string suffix = o.output.extension().string();
+    if (suffix != ".ply" && suffix != ".obj")
+      throw InputError("-o: expected a .ply or .obj file, got '" + o.output.string() + "'");
+    return command;
+  }
+  throw InputError("unknown command '" + verb + "' (expected run, capture, mesh or help)");
 }
 
 }  // namespace meniscus

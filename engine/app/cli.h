@@ -1,6 +1,7 @@
 #pragma once
 // The `meniscus` command line: a verb and its flags. Every error is an InputError naming the
 // flag and the bad value; main() prints it with the usage and exits with 2.
+#include <optional>
 #include <string>
 
 #include "engine/app/capture.h"
@@ -8,12 +9,21 @@
 
 namespace meniscus {
 
-enum class Verb { Run, Capture, Help, Version };
+enum class Verb { Run, Capture, Mesh, Help, Version };
+
+// `meniscus mesh <volume> --iso V -o out.ply`: marching cubes through the HistoPyramid.
+struct MeshOptions {
+  std::string volume;  // a .nrrd/.nhdr/.vtk file, or an analytic field such as cayley:256
+  std::optional<float> iso;
+  std::filesystem::path output;
+  std::string sim = "cpu";
+};
 
 struct Command {
   Verb verb = Verb::Help;
   RunOptions run;
   CaptureOptions capture;
+  MeshOptions mesh;
 };
 
 Command parse_cli(int argc, const char* const* argv);

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "engine/app/cli.h"
+#include "engine/app/mesh_command.h"
 #include "engine/core/error.h"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,8 @@ int main(int argc, char** argv) {
         return 0;
       case Verb::Run:
         return run_interactive(command.run);
+      case Verb::Mesh:
+        return mesh_volume(command.mesh);
       case Verb::Capture: {
         const CaptureResult result = capture(command.capture);
         if (command.capture.png)

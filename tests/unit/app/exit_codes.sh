@@ -30,6 +30,10 @@ expect 2 "no such file" capture "$tmp/missing.toml"
 expect 2 "--frames" capture "$tmp/nan.toml" --frames zero
 expect 2 "unknown command" explode
 expect 0 "meniscus 0." --version
+expect 0 "triangles" mesh sphere:24 --iso 0 -o "$tmp/sphere.ply"
+expect 2 "outside the data range" mesh cayley:16 --iso 9 -o "$tmp/x.ply"
+expect 2 "--iso is required" mesh cayley:16 -o "$tmp/x.ply"
+expect 2 "unknown field 'teapot'" mesh teapot:16 --iso 0 -o "$tmp/x.ply"
 # Stage settings are checked before any device is opened: no device line precedes the error.
 "$meniscus" capture "$tmp/count.toml" 2>&1 | grep -q "device:" && { echo "FAIL: device opened before the scene was checked"; failures=$((failures + 1)); }
 exit $failures

@@ -1,0 +1,245 @@
+#include "sim/histopyramid/volume_io.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "engine/core/error.h"
+
+namespace meniscus::sim {
+namespace {
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+  throw InputError(path.string() + ": " + what);
+}
+
+struct SampleType {
+  std::string name;
+  size_t bytes;
+};
+
+SampleType sample_type(const std::filesystem::path& path, std::string name) {
+  static const std::map<std::string, SampleType> known = {
+      {"uchar", {"uint8", 1}},   {"unsigned char", {"uint8", 1}}, {"uint8", {"uint8", 1}},      {"uint8_t", {"uint8", 1}},
+      {"unsigned_char", {"uint8", 1}}, {"short", {"int16", 2}},   {"int16", {"int16", 2}},       {"short int", {"int16", 2}},
+      {"signed short", {"int16", 2}}, {"int16_t", {"int16", 2}},  {"ushort", {"uint16", 2}},     {"unsigned short", {"uint16", 2}},
+      {"uint16", {"uint16", 2}},  {"unsigned_short", {"uint16", 2}}, {"int", {"int32", 4}},     {"int32", {"int32", 4}},
+      {"float", {"float32", 4}},  {"float32", {"float32", 4}}};
+  auto it = known.find(name);
+  if (it == known.end()) fail(path, "unsupported sample type '" + name + "' (uint8, int16, uint16, int32, float32)");
+  return it->second;
+}
+
+// Converts `count` samples of `type` from `bytes` (with the given endianness) to floats.
+void decode(const std::filesystem::path& path, const SampleType& type, bool big_endian, const char* bytes, size_t count,
+            float* out) {
+  const bool swap = big_endian != (std::endian::native == std::endian::big);
+  for (size_t i = 0; i < count; ++i) {
+    unsigned char b[4];
+    std::memcpy(b, bytes + i * type.bytes, type.bytes);
+    if (swap) std::reverse(b, b + type.bytes);
+    if (type.name == "uint8") out[i] = b[0];
+    else if (type.name == "int16") { int16_t v; std::memcpy(&v, b, 2); out[i] = v; }
+    else if (type.name == "uint16") { uint16_t v; std::memcpy(&v, b, 2); out[i] = v; }
+    else if (type.name == "int32") { int32_t v; std::memcpy(&v, b, 4); out[i] = float(v); }
+    else { float v; std::memcpy(&v, b, 4); if (!std::isfinite(v)) fail(path, "sample " + std::to_string(i) + " is not finite"); out[i] = v; }
+  }
+}
+
+std::string read_all(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) fail(path, "cannot open");
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::string trim(std::string s) {
+  const auto begin = s.find_first_not_of(" \t\r");
+  const auto end = s.find_last_not_of(" \t\r");
+  return begin == std::string::npos ? "" : s.substr(begin, end - begin + 1);
+}
+
+glm::uvec3 parse_dims(const std::filesystem::path& path, const std::string& field, const std::string& text) {
+  std::istringstream in(text);
+  long long d[3];
+  if (!(in >> d[0] >> d[1] >> d[2])) fail(path, "field '" + field + "': expected three sizes, got '" + text + "'");
+  for (long long x : d)
+    if (x < 2 || x > 8192) fail(path, "field '" + field + "': each size must be in [2, 8192], got '" + text + "'");
+  return {uint32_t(d[0]), uint32_t(d[1]), uint32_t(d[2])};
+}
+
+void check_size(const std::filesystem::path& path, size_t have, size_t need) {
+  if (have < need)
+    fail(path, "truncated: " + std::to_string(have) + " bytes of data, the header promises " + std::to_string(need));
+}
+
+}  // namespace
+
+Volume load_nrrd(const std::filesystem::path& path) {
+  const std::string text = read_all(path);
+  if (text.rfind("NRRD", 0) != 0) fail(path, "not a NRRD file (no NRRD magic)");
+  std::map<std::string, std::string> fields;
+  size_t pos = text.find('\n') + 1, data_start = std::string::npos;
+  while (pos < text.size()) {
+    const size_t end = text.find('\n', pos);
+    const std::string line = trim(text.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
+    pos = end == std::string::npos ? text.size() : end + 1;
+    if (line.empty()) {
+      data_start = pos;  // a blank line ends the header of an attached-data .nrrd
+      break;
+    }
+    if (line[0] == '#') continue;
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) fail(path, "malformed header line '" + line + "'");
+    std::string key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 1));
+    if (!value.empty() && value[0] == '=') value = trim(value.substr(1));
+    fields[key] = value;
+  }
+  auto field = [&](const std::string& key) -> const std::string& {
+    auto it = fields.find(key);
+    if (it == fields.end()) fail(path, "missing field '" + key + "'");
+    return it->second;
+  };
+  if (field("dimension") != "3") fail(path, "field 'dimension': only 3D volumes are supported, got " + field("dimension"));
+  if (field("encoding") != "raw") fail(path, "field 'encoding': only raw is supported, got '" + field("encoding") + "'");
+  const SampleType type = sample_type(path, field("type"));
+  const bool big = fields.count("endian") && fields["endian"] == "big";
+
+  Volume v;
+  v.source = path.string();
+  v.dims = parse_dims(path, "sizes", field("sizes"));
+  if (fields.count("spacings")) {
+    std::istringstream in(fields["spacings"]);
+    if (!(in >> v.spacing.x >> v.spacing.y >> v.spacing.z) || v.spacing.x <= 0 || v.spacing.y <= 0 || v.spacing.z <= 0)
+      fail(path, "field 'spacings': expected three positive numbers, got '" + fields["spacings"] + "'");
+  }
+  const size_t count = size_t(v.dims.x) * v.dims.y * v.dims.z;
+  v.values.resize(count);
+
+  std::string data;
+  if (fields.count("data file") || fields.count("datafile")) {
+    const std::string spec = fields.count("data file") ? fields["data file"] : fields["datafile"];
+    std::istringstream in(spec);
+    std::string pattern;
+    in >> pattern;
+    long first = 0, last = 0, step = 1;
+    const auto dir = path.parent_path();
+    if (in >> first >> last >> step) {
+      // A file per slice range: "quarter.%d 1 93 1".
+      if (step == 0 || (last - first) / step < 0) fail(path, "field 'data file': bad range in '" + spec + "'");
+      for (long i = first; step > 0 ? i <= last : i >= last; i += step) {
+        char name[512];
+        std::snprintf(name, sizeof(name), pattern.c_str(), int(i));
+        const auto file = dir / name;
+        if (!std::filesystem::exists(file)) fail(path, "data file " + file.string() + " is missing");
+        data += read_all(file);
+      }
+    } else {
+      data = read_all(dir / pattern);
+    }
+  } else {
+    if (data_start == std::string::npos) fail(path, "no data: neither 'data file' nor attached data after the header");
+    data = text.substr(data_start);
+  }
+  check_size(path, data.size(), count * type.bytes);
+  decode(path, type, big, data.data(), count, v.values.data());
+  return v;
+}
+
+Volume load_vtk_structured_points(const std::filesystem::path& path) {
+  const std::string text = read_all(path);
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);
+  if (line.find("# vtk DataFile") != 0) fail(path, "not a legacy VTK file");
+  std::getline(in, line);  // title
+  std::string format;
+  while (std::getline(in, format) && trim(format).empty()) {
+  }
+  format = trim(format);
+  if (format != "BINARY" && format != "ASCII") fail(path, "expected BINARY or ASCII, got '" + format + "'");
+  Volume v;
+  v.source = path.string();
+  std::string scalar_type;
+  size_t points = 0;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string key;
+    words >> key;
+    if (key == "DATASET") {
+      std::string kind;
+      words >> kind;
+      if (kind != "STRUCTURED_POINTS") fail(path, "DATASET " + kind + " is not supported (STRUCTURED_POINTS only)");
+    } else if (key == "DIMENSIONS") {
+      std::string rest;
+      std::getline(words, rest);
+      v.dims = parse_dims(path, "DIMENSIONS", rest);
+    } else if (key == "SPACING" || key == "ASPECT_RATIO") {
+      words >> v.spacing.x >> v.spacing.y >> v.spacing.z;
+    } else if (key == "ORIGIN") {
+      words >> v.origin.x >> v.origin.y >> v.origin.z;
+    } else if (key == "POINT_DATA") {
+      words >> points;
+    } else if (key == "SCALARS") {
+      std::string name;
+      words >> name >> scalar_type;
+      int components = 1;
+      if (words >> components && components != 1) fail(path, "SCALARS with " + std::to_string(components) + " components");
+    } else if (key == "LOOKUP_TABLE") {
+      break;  // data follows
+    }
+  }
+  if (v.dims.x == 0) fail(path, "missing DIMENSIONS");
+  if (scalar_type.empty()) fail(path, "missing SCALARS");
+  const size_t count = size_t(v.dims.x) * v.dims.y * v.dims.z;
+  if (points != count) fail(path, "POINT_DATA " + std::to_string(points) + " does not match DIMENSIONS (" + std::to_string(count) + ")");
+  const SampleType type = sample_type(path, scalar_type);
+  v.values.resize(count);
+  const size_t offset = size_t(in.tellg());
+  if (format == "BINARY") {
+    check_size(path, text.size() - offset, count * type.bytes);
+    decode(path, type, /*big_endian=*/true, text.data() + offset, count, v.values.data());  // legacy VTK is big-endian
+  } else {
+    for (size_t i = 0; i < count; ++i)
+      if (!(in >> v.values[i])) fail(path, "truncated: " + std::to_string(i) + " of " + std::to_string(count) + " values");
+  }
+  return v;
+}
+
+Volume load_raw(const std::filesystem::path& path, glm::uvec3 dims, const std::string& type_name) {
+  const SampleType type = sample_type(path, type_name);
+  Volume v;
+  v.source = path.string();
+  v.dims = parse_dims(path, "dims", std::to_string(dims.x) + " " + std::to_string(dims.y) + " " + std::to_string(dims.z));
+  const size_t count = size_t(dims.x) * dims.y * dims.z;
+  const std::string data = read_all(path);
+  check_size(path, data.size(), count * type.bytes);
+  if (data.size() > count * type.bytes) fail(path, "has " + std::to_string(data.size()) + " bytes, more than the " + std::to_string(count * type.bytes) + " the dimensions need (wrong dimensions?)");
+  v.values.resize(count);
+  decode(path, type, false, data.data(), count, v.values.data());
+  return v;
+}
+
+Volume load_volume(const std::string& source) {
+  const size_t colon = source.find(':');
+  if (colon != std::string::npos && !std::filesystem::exists(source)) {
+    const std::string name = source.substr(0, colon), size = source.substr(colon + 1);
+    char* end = nullptr;
+    const long n = std::strtol(size.c_str(), &end, 10);
+    if (end == size.c_str() || *end != '\0') throw InputError(source + ": expected <field>:<size>, e.g. cayley:128");
+    return make_field(name, uint32_t(std::max(0L, n)));
+  }
+  const std::filesystem::path path(source);
+  if (!std::filesystem::exists(path)) throw InputError(source + ": no such file");
+  const std::string suffix = path.extension().string();
+  if (suffix == ".nrrd" || suffix == ".nhdr") return load_nrrd(path);
+  if (suffix == ".vtk") return load_vtk_structured_points(path);
+  throw InputError(source + ": unknown volume format '" + suffix + "' (.nrrd, .nhdr, .vtk, or a field like cayley:128)");
+}
+
+}  // namespace meniscus::sim

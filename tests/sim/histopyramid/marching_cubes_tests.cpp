@@ -1,0 +1,121 @@
+// Marching cubes through the HistoPyramid against a direct loop, geometry and topology.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "engine/core/error.h"
+#include "sim/histopyramid/marching_cubes.h"
+#include "sim/histopyramid/mc_tables.h"
+
+namespace meniscus::sim {
+namespace {
+
+// A random field surrounded by a layer of "outside" samples, so every surface is closed.
+Volume padded_random(uint32_t n, uint32_t seed, int levels) {
+  Volume v;
+  v.dims = {n, n, n};
+  v.source = "random";
+  v.values.resize(size_t(n) * n * n);
+  std::mt19937 rng(seed);
+  for (uint32_t z = 0; z < n; ++z)
+    for (uint32_t y = 0; y < n; ++y)
+      for (uint32_t x = 0; x < n; ++x) {
+        const bool border = x == 0 || y == 0 || z == 0 || x == n - 1 || y == n - 1 || z == n - 1;
+        // Integer levels make many samples equal to the iso value: the tie rule is exercised.
+        v.values[v.index(x, y, z)] = border ? 0.0f : float(rng() % levels);
+      }
+  return v;
+}
+
+// The triangles as sorted triples of edge ids, straight from a loop over cells (no pyramid).
+std::vector<std::array<uint64_t, 3>> direct_triangles(const Volume& v, float iso) {
+  std::vector<std::array<uint64_t, 3>> out;
+  for (uint32_t z = 0; z + 1 < v.dims.z; ++z)
+    for (uint32_t y = 0; y + 1 < v.dims.y; ++y)
+      for (uint32_t x = 0; x + 1 < v.dims.x; ++x) {
+        const mc::Case& c = mc::cases()[MarchingCubes::cell_case(v, iso, x, y, z)];
+        for (int t = 0; t < c.triangles; ++t) {
+          std::array<uint64_t, 3> tri;
+          for (int k = 0; k < 3; ++k) tri[k] = MarchingCubes::edge_id(v, x, y, z, c.edges[t * 3 + k]);
+          out.push_back(tri);
+        }
+      }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("pyramid extraction yields exactly the direct loop's triangles", "[marching_cubes]") {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    const Volume v = padded_random(17 + seed, seed, 3);
+    McStats stats;
+    std::vector<uint64_t> vertex_edges;
+    const IndexedMesh mesh = MarchingCubes().extract(v, 1.0f, &stats, &vertex_edges);
+    auto expected = direct_triangles(v, 1.0f);
+    CHECK(stats.triangles == expected.size());
+    CHECK(stats.cells == uint64_t(v.dims.x - 1) * (v.dims.y - 1) * (v.dims.z - 1));
+    // Same triangles, in any order: compare the sorted lists of edge-id triples.
+    std::vector<std::array<uint64_t, 3>> got;
+    for (const glm::uvec3& t : mesh.triangles) got.push_back({vertex_edges[t.x], vertex_edges[t.y], vertex_edges[t.z]});
+    std::sort(got.begin(), got.end());
+    std::sort(expected.begin(), expected.end());
+    CHECK(got == expected);
+  }
+}
+
+TEST_CASE("closed surfaces are watertight and manifold, ties included", "[marching_cubes][topology]") {
+  for (uint32_t seed : {4u, 5u, 6u, 7u}) {
+    const Volume v = padded_random(24, seed, seed % 2 ? 2 : 4);  // iso 1 hits ties with 3+ levels
+    const IndexedMesh mesh = MarchingCubes().extract(v, 1.0f);
+    REQUIRE_FALSE(mesh.triangles.empty());
+    const EdgeCensus census = edge_census(mesh);
+    INFO("seed " << seed << ": boundary " << census.boundary << ", non-manifold " << census.non_manifold);
+    CHECK(census.watertight());
+  }
+  for (const char* field : {"sphere", "torus"}) {
+    const IndexedMesh mesh = MarchingCubes().extract(make_field(field, 48), 0.0f);
+    INFO(field);
+    CHECK(edge_census(mesh).watertight());
+  }
+}
+
+TEST_CASE("a sphere's area is within 1% of 4 pi r^2 at 128^3, normals point out", "[marching_cubes][geometry]") {
+  const IndexedMesh mesh = MarchingCubes().extract(make_field("sphere", 128), 0.0f);
+  const double r = 0.8, analytic = 4.0 * M_PI * r * r;
+  const double area = mesh.area();
+  INFO("area " << area << " vs " << analytic);
+  CHECK(std::abs(area - analytic) / analytic < 0.01);
+  size_t outward_normals = 0, outward_faces = 0;
+  for (size_t i = 0; i < mesh.positions.size(); ++i) outward_normals += glm::dot(mesh.normals[i], mesh.positions[i]) > 0;
+  for (const glm::uvec3& t : mesh.triangles) {
+    const glm::vec3 a = mesh.positions[t.x], b = mesh.positions[t.y], c = mesh.positions[t.z];
+    outward_faces += glm::dot(glm::cross(b - a, c - a), a + b + c) > 0;
+  }
+  CHECK(outward_normals == mesh.positions.size());
+  CHECK(outward_faces == mesh.triangles.size());
+  for (const glm::vec3& p : mesh.positions) CHECK(std::abs(glm::length(p) - r) < 0.01);
+}
+
+TEST_CASE("Cayley at odd N: samples equal to the iso value count as inside", "[marching_cubes][ties]") {
+  const Volume v = make_field("cayley", 33);  // sample 16 is x = 0 exactly
+  // f(0, 0.5, 0) = 1 - 4 * 0.25 = 0 exactly: a tie at the iso value.
+  const uint32_t mid = 16, quarter = 24;  // 2*24/32 - 1 = 0.5
+  REQUIRE(v.at(mid, quarter, mid) == 0.0f);
+  const uint8_t c = MarchingCubes::cell_case(v, 0.0f, mid, quarter, mid);
+  CHECK((c & 1) == 1);  // corner 0 is that sample, and it is inside
+  const IndexedMesh mesh = MarchingCubes().extract(v, 0.0f);
+  CHECK_FALSE(mesh.triangles.empty());
+  // The Cayley surface leaves the cube, so it has a boundary, but never a non-manifold edge.
+  CHECK(edge_census(mesh).non_manifold == 0);
+}
+
+TEST_CASE("an iso value outside the data range is an error naming the volume", "[marching_cubes][errors]") {
+  const Volume v = make_field("sphere", 16);
+  CHECK_THROWS_WITH(MarchingCubes().extract(v, 5.0f), Catch::Matchers::Contains("sphere:16") &&
+                                                            Catch::Matchers::Contains("outside the data range"));
+  CHECK_THROWS_AS(MarchingCubes().extract(v, std::nanf("")), InputError);
+}
+
+}  // namespace meniscus::sim

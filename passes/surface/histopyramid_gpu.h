@@ -1,0 +1,63 @@
+#pragma once
+// HistoPyramid marching cubes on the GPU with Vulkan compute (Dyken et al. §3-4), built into
+// the frame graph every frame so the iso value can change interactively:
+//   surface.hp_classify  level 0: the vertex count of every cell, 2x2 cells per uvec4 texel
+//   surface.hp_reduce    levels 1..top: sums of 2x2 texels
+//   surface.hp_indirect  the top element becomes the indirect draw's vertex count
+// The same traversal (shaders/include/histopyramid.glsl) serves the vertex shader that draws
+// the surface directly and the compute shader that extracts it into a buffer. Runs on any
+// Vulkan 1.3 device, lavapipe included; sim/histopyramid is the CPU reference it is tested
+// against.
+#include <glm/glm.hpp>
+
+#include "engine/core/buffer.h"
+#include "engine/core/pipeline.h"
+#include "engine/graph/frame_graph.h"
+#include "sim/histopyramid/marching_cubes.h"
+#include "sim/histopyramid/volume.h"
+
+namespace meniscus::passes {
+
+// Push constants of every histopyramid shader (64 bytes; see histopyramid.glsl).
+struct HistoPyramidParams {
+  glm::uvec4 dims_tiles;
+  glm::uvec4 side_levels;
+  glm::vec4 iso_spacing;
+  glm::vec4 origin;
+};
+static_assert(sizeof(HistoPyramidParams) == 64);
+
+struct HistoPyramidOutputs {
+  graph::BufferHandle volume, pyramid, tables, indirect;
+  float iso = 0.0f;  // the iso value the pyramid was built for
+};
+
+class GpuHistoPyramid {
+ public:
+  // Uploads the volume and the case tables once. `origin`/`spacing` override the volume's, so a
+  // caller can place the surface in world units.
+  GpuHistoPyramid(const Context& context, const sim::Volume& volume, glm::vec3 origin, glm::vec3 spacing);
+
+  HistoPyramidOutputs add(graph::FrameGraph& graph, float iso);
+  // Extraction into `vertices` (pairs of vec4: position, normal), at most max_vertices.
+  graph::BufferHandle add_extract(graph::FrameGraph& graph, const HistoPyramidOutputs& pyramid,
+                                  graph::BufferHandle vertices, uint32_t max_vertices);
+
+  HistoPyramidParams params(float iso, uint32_t level = 0) const;
+  const sim::FlatLayout& layout() const { return layout_; }
+  glm::vec2 range() const { return range_; }
+
+ private:
+  const Context& context_;
+  sim::FlatLayout layout_;
+  glm::uvec3 dims_;
+  glm::vec3 origin_, spacing_;
+  glm::vec2 range_;
+  uint32_t levels_ = 0;
+  uint64_t pyramid_texels_ = 0;
+  Buffer volume_;
+  Buffer tables_;
+  Pipeline classify_, reduce_, indirect_, extract_;
+};
+
+}  // namespace meniscus::passes

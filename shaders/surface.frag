@@ -20,5 +20,5 @@ void main() {
   vec3 ambient = texture(sky, n).rgb;
   vec3 diffuse = surface.color.rgb * (sun * max(dot(n, l), 0.0) + ambient) / 3.14159265;
   vec3 specular = sun * 0.04 * pow(max(dot(n, h), 0.0), 48.0);
-  out_color = vec4(diffuse + specular, 1.0);
+  out_color = vec4(diffuse + specular, surface.color.a);
 }

@@ -80,6 +80,14 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
     auto& particles = renderer.particle_settings();
     ImGui::SliderFloat("particle radius", &particles.radius, 0.005f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
     ImGui::ColorEdit3("particle colour", &particles.color.x);
+    if (auto* surface = renderer.surface()) {
+      const glm::vec2 range = surface->range();
+      for (auto& layer : surface->layers()) {
+        ImGui::Checkbox(("##" + layer.name).c_str(), &layer.visible);
+        ImGui::SameLine();
+        ImGui::SliderFloat((layer.name + " iso").c_str(), &layer.iso, range.x, range.y);
+      }
+    }
     ImGui::SliderFloat("exposure", &scene.render.exposure, 0.05f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
     bool changed = ImGui::SliderFloat("sun intensity", &scene.environment.sun_intensity, 0.0f, 20.0f);
     changed |= ImGui::SliderFloat3("sun direction", &scene.environment.sun_direction.x, -1.0f, 1.0f);

@@ -10,6 +10,7 @@
 #include "engine/interop/shared_buffer.h"
 #include "passes/common/frame_uniforms.h"
 #include "passes/readback/readback_pass.h"
+#include "sim/histopyramid/volume_io.h"
 
 namespace meniscus {
 namespace {
@@ -75,6 +76,8 @@ SceneRenderer::SceneRenderer(const Context& context, const Scene& scene, VkForma
       particles_(context),
       tonemap_(context, output_format) {
   particle_settings_ = read_particles_settings(scene);
+  if (const auto surface = read_surface_settings(scene))
+    surface_ = std::make_unique<passes::SurfacePass>(context, sim::load_volume(surface->volume), surface->settings);
   for (const StageConfig& config : scene.stages)
     particle_stages_.push_back(make_particle_stage(config, scene, backend, context));
   for (uint32_t i = 0; i < scene.render.frames_in_flight; ++i) {
@@ -124,6 +127,7 @@ void SceneRenderer::build_graph(graph::FrameGraph& graph, Slot& slot, const Outp
                          graph::Access::HostWrite});
   graph::ImageHandle sky = sky_.add(graph, frame);
   passes::SceneTargets targets = background_.add(graph, output.extent, sky, frame);
+  if (surface_) targets = surface_->add(graph, targets, sky, frame);
 
   for (size_t i = 0; i < particle_stages_.size(); ++i) {
     SharedBuffer& shared = *slot.particles[i];

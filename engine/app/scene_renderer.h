@@ -23,6 +23,7 @@
 #include "passes/background/background_pass.h"
 #include "passes/particles/particles_pass.h"
 #include "passes/sky/sky_pass.h"
+#include "passes/surface/surface_pass.h"
 #include "passes/tonemap/tonemap_pass.h"
 #include "sim/common/particle_stage.h"
 
@@ -71,6 +72,7 @@ class SceneRenderer {
   // Live settings the UI may change between frames.
   Scene& scene() { return scene_; }
   passes::ParticlesSettings& particle_settings() { return particle_settings_; }
+  passes::SurfacePass* surface() { return surface_.get(); }
   // Re-bakes the sky after scene().environment changed.
   void environment_changed() { sky_.invalidate(); }
   bool paused = false;
@@ -106,6 +108,7 @@ class SceneRenderer {
   passes::BackgroundPass background_;
   passes::ParticlesPass particles_;
   passes::TonemapPass tonemap_;
+  std::unique_ptr<passes::SurfacePass> surface_;  // when the scene has [pass.surface]
   uint64_t frame_index_ = 0;
   double sim_time_ = 0.0;
   profile::TimingLog* timing_log_ = nullptr;

@@ -1,5 +1,6 @@
 #include "engine/app/stage_factory.h"
 
+#include "engine/app/data_path.h"
 #include "engine/core/error.h"
 #include "sim/ballistic/ballistic_stage.h"
 
@@ -48,6 +49,33 @@ void check_scene_settings(const Scene& scene) {
     else config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\")");
   }
   read_particles_settings(scene);
+  read_surface_settings(scene);
+}
+
+std::optional<SurfaceConfig> read_surface_settings(const Scene& scene) {
+  if (!scene.passes.count("surface")) return std::nullopt;
+  const ParamTable t = scene.pass("surface");
+  SurfaceConfig config;
+  config.volume = resolve_data_path(t.required_string("volume"), scene.source);
+  config.settings.size = float(t.number("size", config.settings.size, 1e-4, 1e6));
+  config.settings.position = t.vec3("position", config.settings.position);
+  config.settings.up_axis = t.string("up_axis", config.settings.up_axis, {"y", "z", "-z"});
+  for (const ParamTable& layer_table : t.array_of_tables("layer")) {
+    passes::SurfaceLayer layer;
+    layer.name = layer_table.required_string("name");
+    if (layer.name.empty() || layer.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+      layer_table.fail("name", "expected a lower-case identifier, got \"" + layer.name + "\"");
+    for (const auto& other : config.settings.layers)
+      if (other.name == layer.name) layer_table.fail("name", "two layers are named \"" + layer.name + "\"");
+    layer.iso = float(layer_table.required_number("iso"));
+    layer.color = layer_table.color("color", layer.color);
+    layer.opacity = float(layer_table.number("opacity", layer.opacity, 0.0, 1.0));
+    layer_table.finish();
+    config.settings.layers.push_back(layer);
+  }
+  if (config.settings.layers.empty()) t.fail("layer", "at least one [[pass.surface.layer]] is required");
+  t.finish();
+  return config;
 }
 
 passes::ParticlesSettings read_particles_settings(const Scene& scene) {

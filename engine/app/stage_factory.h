@@ -2,9 +2,11 @@
 // Turns a scene's [[stage]] tables into simulation stages, and its [pass.*] tables into pass
 // settings. The one place that knows every stage type by name.
 #include <memory>
+#include <optional>
 
 #include "engine/app/scene.h"
 #include "passes/particles/particles_pass.h"
+#include "passes/surface/surface_pass.h"
 #include "sim/common/particle_stage.h"
 
 namespace meniscus {
@@ -16,6 +18,13 @@ std::unique_ptr<sim::ParticleStage> make_particle_stage(const StageConfig& confi
                                                         sim::SimBackend backend, const Context& context);
 
 passes::ParticlesSettings read_particles_settings(const Scene& scene);
+
+// [pass.surface]: a volume (file, data:..., or field:N) and its iso-surface layers.
+struct SurfaceConfig {
+  std::string volume;  // resolved source for load_volume
+  passes::SurfaceSettings settings;
+};
+std::optional<SurfaceConfig> read_surface_settings(const Scene& scene);
 
 // Reads every stage and pass table of `scene` without creating anything, so a bad setting is
 // reported before a device is opened. Throws InputError like the readers above.

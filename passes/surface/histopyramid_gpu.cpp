@@ -42,8 +42,10 @@ std::vector<uint32_t> packed_tables() {
 
 }  // namespace
 
-GpuHistoPyramid::GpuHistoPyramid(const Context& context, const sim::Volume& volume, glm::vec3 origin, glm::vec3 spacing)
+GpuHistoPyramid::GpuHistoPyramid(const Context& context, const sim::Volume& volume, glm::vec3 origin, glm::vec3 spacing,
+                                 std::string name)
     : context_(context),
+      name_(std::move(name)),
       layout_(sim::FlatLayout::for_cells(volume.dims - 1u)),
       dims_(volume.dims),
       origin_(origin),
@@ -76,13 +78,13 @@ HistoPyramidOutputs GpuHistoPyramid::add(graph::FrameGraph& graph, float iso) {
   HistoPyramidOutputs out;
   out.iso = iso;
   // Uploaded once and never written again: no pending access when a frame starts.
-  out.volume = graph.import_buffer("surface.volume", {volume_.handle(), volume_.size(), graph::Access::None, graph::Access::None});
-  out.tables = graph.import_buffer("surface.mc_tables", {tables_.handle(), tables_.size(), graph::Access::None, graph::Access::None});
+  out.volume = graph.import_buffer(name_ + ".volume", {volume_.handle(), volume_.size(), graph::Access::None, graph::Access::None});
+  out.tables = graph.import_buffer(name_ + ".mc_tables", {tables_.handle(), tables_.size(), graph::Access::None, graph::Access::None});
 
-  graph.add_pass("surface.hp_classify", [&](graph::PassBuilder& b) {
+  graph.add_pass(name_ + ".hp_classify", [&](graph::PassBuilder& b) {
     b.read(out.volume, graph::Access::ComputeStorageRead);
     b.read(out.tables, graph::Access::ComputeStorageRead);
-    out.pyramid = b.write(b.create_buffer("surface.pyramid", {pyramid_texels_ * 16}), graph::Access::ComputeStorageWrite);
+    out.pyramid = b.write(b.create_buffer(name_ + ".pyramid", {pyramid_texels_ * 16}), graph::Access::ComputeStorageWrite);
     const auto o = out;
     const HistoPyramidParams p = params(iso);
     return [this, o, p](graph::PassContext& ctx) {
@@ -98,7 +100,7 @@ HistoPyramidOutputs GpuHistoPyramid::add(graph::FrameGraph& graph, float iso) {
     };
   });
 
-  graph.add_pass("surface.hp_reduce", [&](graph::PassBuilder& b) {
+  graph.add_pass(name_ + ".hp_reduce", [&](graph::PassBuilder& b) {
     b.read(out.volume, graph::Access::ComputeStorageRead);
     b.read(out.tables, graph::Access::ComputeStorageRead);
     out.pyramid = b.write(out.pyramid, graph::Access::ComputeStorageReadWrite);
@@ -127,11 +129,11 @@ HistoPyramidOutputs GpuHistoPyramid::add(graph::FrameGraph& graph, float iso) {
     };
   });
 
-  graph.add_pass("surface.hp_indirect", [&](graph::PassBuilder& b) {
+  graph.add_pass(name_ + ".hp_indirect", [&](graph::PassBuilder& b) {
     b.read(out.volume, graph::Access::ComputeStorageRead);
     b.read(out.tables, graph::Access::ComputeStorageRead);
     b.read(out.pyramid, graph::Access::ComputeStorageRead);
-    out.indirect = b.write(b.create_buffer("surface.draw_args", {16}), graph::Access::ComputeStorageWrite);
+    out.indirect = b.write(b.create_buffer(name_ + ".draw_args", {16}), graph::Access::ComputeStorageWrite);
     const auto o = out;
     const HistoPyramidParams p = params(iso);
     return [this, o, p](graph::PassContext& ctx) {
@@ -152,7 +154,7 @@ HistoPyramidOutputs GpuHistoPyramid::add(graph::FrameGraph& graph, float iso) {
 graph::BufferHandle GpuHistoPyramid::add_extract(graph::FrameGraph& graph, const HistoPyramidOutputs& in,
                                                  graph::BufferHandle vertices, uint32_t max_vertices) {
   graph::BufferHandle written;
-  graph.add_pass("surface.hp_extract", [&](graph::PassBuilder& b) {
+  graph.add_pass(name_ + ".hp_extract", [&](graph::PassBuilder& b) {
     b.read(in.volume, graph::Access::ComputeStorageRead);
     b.read(in.tables, graph::Access::ComputeStorageRead);
     b.read(in.pyramid, graph::Access::ComputeStorageRead);

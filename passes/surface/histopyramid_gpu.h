@@ -8,6 +8,8 @@
 // the surface directly and the compute shader that extracts it into a buffer. Runs on any
 // Vulkan 1.3 device, lavapipe included; sim/histopyramid is the CPU reference it is tested
 // against.
+#include <string>
+
 #include <glm/glm.hpp>
 
 #include "engine/core/buffer.h"
@@ -36,7 +38,9 @@ class GpuHistoPyramid {
  public:
   // Uploads the volume and the case tables once. `origin`/`spacing` override the volume's, so a
   // caller can place the surface in world units.
-  GpuHistoPyramid(const Context& context, const sim::Volume& volume, glm::vec3 origin, glm::vec3 spacing);
+  // `name` prefixes the passes and resources (`surface.skin` -> `surface.skin.hp_classify`).
+  GpuHistoPyramid(const Context& context, const sim::Volume& volume, glm::vec3 origin, glm::vec3 spacing,
+                  std::string name = "surface");
 
   HistoPyramidOutputs add(graph::FrameGraph& graph, float iso);
   // Extraction into `vertices` (pairs of vec4: position, normal), at most max_vertices.
@@ -49,6 +53,7 @@ class GpuHistoPyramid {
 
  private:
   const Context& context_;
+  std::string name_;
   sim::FlatLayout layout_;
   glm::uvec3 dims_;
   glm::vec3 origin_, spacing_;

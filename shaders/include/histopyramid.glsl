@@ -12,6 +12,9 @@ layout(push_constant) uniform HistoPyramidParams {
   uvec4 side_levels;    // x = base side, y = level count, z = level being built (reduce), w = unused
   vec4 iso_spacing;     // x = iso, yzw = sample spacing
   vec4 origin;          // xyz = position of sample (0,0,0); w = unused
+#ifdef HISTOPYRAMID_PUSH_EXTRA
+  HISTOPYRAMID_PUSH_EXTRA  // a stage's own push constants after these 64 bytes (one block per stage)
+#endif
 } hp;
 
 // Level l starts after all the (smaller and smaller) levels below it.

@@ -69,3 +69,23 @@ TEST_CASE("the golden comparison rejects a real change", "[render]") {
 }
 
 }  // namespace meniscus
+
+namespace meniscus {
+
+TEST_CASE("CT head iso-surfaces (GPU HistoPyramid, direct draw) match their golden", "[render][histopyramid]") {
+  const CaptureResult result = render("scenes/ct_head.toml", 1);
+  CHECK(result.validation_errors == 0);
+  const std::string failure = testing::check_golden("ct_head", result.image);
+  INFO(failure);
+  CHECK(failure.empty());
+}
+
+TEST_CASE("Cayley cubic iso-surface matches its golden", "[render][histopyramid]") {
+  const CaptureResult result = render("scenes/cayley.toml", 1);
+  CHECK(result.validation_errors == 0);
+  const std::string failure = testing::check_golden("cayley", result.image);
+  INFO(failure);
+  CHECK(failure.empty());
+}
+
+}  // namespace meniscus

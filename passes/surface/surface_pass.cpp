@@ -1,0 +1,114 @@
+#include "passes/surface/surface_pass.h"
+
+#include <algorithm>
+
+#include "engine/core/context.h"
+#include "passes/common/rendering.h"
+
+namespace meniscus::passes {
+namespace {
+
+struct PushConstants {
+  HistoPyramidParams hp;
+  glm::vec4 color;          // rgb, a = opacity
+  glm::vec4 model_rows[3];  // volume -> world affine transform, row-major 3x4
+};
+static_assert(sizeof(PushConstants) == 128, "must fit lavapipe's 128-byte push constants");
+
+GraphicsPipelineDesc surface_pipeline(bool blended) {
+  constexpr VkShaderStageFlags kVertex = VK_SHADER_STAGE_VERTEX_BIT;
+  return GraphicsPipelineDesc{
+      .vertex_shader = "surface.vert",
+      .fragment_shader = "surface.frag",
+      .bindings = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVertex},
+                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVertex},
+                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVertex},
+                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVertex | VK_SHADER_STAGE_FRAGMENT_BIT},
+                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}},
+      .push_constant_bytes = sizeof(PushConstants),
+      .color_formats = {kSceneColorFormat},
+      .depth_format = kSceneDepthFormat,
+      .depth_test = true,
+      .depth_write = !blended,
+      .depth_compare = VK_COMPARE_OP_LESS,
+      .blend = blended ? Blend::Alpha : Blend::None,
+      .debug_name = blended ? "surface.blended" : "surface.opaque"};
+}
+
+}  // namespace
+
+SurfacePass::SurfacePass(const Context& context, const sim::Volume& volume, const SurfaceSettings& settings)
+    : context_(context),
+      settings_(settings),
+      range_(volume.range()),
+      opaque_(context, surface_pipeline(false)),
+      blended_(context, surface_pipeline(true)),
+      sampler_(create_sampler(context, Filter::Linear, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)) {
+  // Place the volume in the world: its centre at `position`, its largest extent `size` long,
+  // its `up_axis` along +y (scans store the body axis as z).
+  const glm::vec3 extent = volume.spacing * glm::vec3(volume.dims - 1u);
+  const float scale = settings.size / std::max({extent.x, extent.y, extent.z});
+  const glm::vec3 center = volume.origin + 0.5f * extent;
+  // Columns are the images of x, y, z. "z": y -> -z, z -> y. "-z": y -> z, z -> -y.
+  const glm::mat3 rotation = settings.up_axis == "z"    ? glm::mat3(1, 0, 0, 0, 0, -1, 0, 1, 0)
+                             : settings.up_axis == "-z" ? glm::mat3(1, 0, 0, 0, 0, 1, 0, -1, 0)
+                                                        : glm::mat3(1.0f);
+  const glm::mat3 linear = rotation * scale;
+  const glm::vec3 translation = settings.position - linear * center;
+  for (int row = 0; row < 3; ++row)
+    model_rows_[row] = glm::vec4(linear[0][row], linear[1][row], linear[2][row], translation[row]);
+  for (const SurfaceLayer& layer : settings.layers)
+    pyramids_.push_back(std::make_unique<GpuHistoPyramid>(context, volume, volume.origin, volume.spacing, "surface." + layer.name));
+}
+
+SurfacePass::~SurfacePass() { vkDestroySampler(context_.device(), sampler_, nullptr); }
+
+SceneTargets SurfacePass::add(graph::FrameGraph& graph, const SceneTargets& targets, graph::ImageHandle sky,
+                              graph::BufferHandle frame) {
+  SceneTargets current = targets;
+  // Opaque layers first, then the translucent ones over them.
+  for (const bool blended : {false, true}) {
+    for (size_t i = 0; i < settings_.layers.size(); ++i) {
+      const SurfaceLayer& layer = settings_.layers[i];
+      if (!layer.visible || (layer.opacity < 1.0f) != blended) continue;
+      const HistoPyramidOutputs pyramid = pyramids_[i]->add(graph, layer.iso);
+      const PushConstants constants{pyramids_[i]->params(layer.iso), glm::vec4(layer.color, layer.opacity),
+                                    {model_rows_[0], model_rows_[1], model_rows_[2]}};
+      const Pipeline* pipeline = blended ? &blended_ : &opaque_;
+      SceneTargets out;
+      graph.add_pass("surface." + layer.name + ".draw", [&](graph::PassBuilder& b) {
+        b.read(pyramid.indirect, graph::Access::IndirectRead);
+        b.read(pyramid.pyramid, graph::Access::VertexStorageRead);
+        b.read(pyramid.volume, graph::Access::VertexStorageRead);
+        b.read(pyramid.tables, graph::Access::VertexStorageRead);
+        b.read(frame, graph::Access::VertexStorageRead);
+        b.read(sky, graph::Access::FragmentSample);
+        out.color = b.write(current.color, graph::Access::ColorAttachmentReadWrite);
+        out.depth = blended ? current.depth : b.write(current.depth, graph::Access::DepthAttachmentWrite);
+        if (blended) b.read(current.depth, graph::Access::DepthAttachmentRead);
+        return [this, pyramid, out, sky, frame, constants, pipeline, blended](graph::PassContext& ctx) {
+          begin_rendering(ctx.cmd, ctx.desc(out.color).extent, {{ctx.view(out.color), std::nullopt}},
+                          DepthTarget{ctx.view(out.depth),
+                                      blended ? VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                      std::nullopt});
+          DescriptorWrites writes;
+          writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(pyramid.volume))
+              .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(pyramid.pyramid))
+              .buffer(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(pyramid.tables))
+              .buffer(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(frame))
+              .image(4, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ctx.view(sky), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                     sampler_);
+          pipeline->bind(ctx.cmd);
+          pipeline->push_descriptors(ctx.cmd, writes);
+          pipeline->push_constants(ctx.cmd, constants);
+          vkCmdDrawIndirect(ctx.cmd, ctx.buffer(pyramid.indirect), 0, 1, 16);
+          end_rendering(ctx.cmd);
+        };
+      });
+      current = out;
+    }
+  }
+  return current;
+}
+
+}  // namespace meniscus::passes

@@ -11,6 +11,13 @@
 
 namespace meniscus {
 
+// Validation layers are on by default in Debug builds; --validation / --no-validation decide.
+#ifdef MENISCUS_VALIDATION_BY_DEFAULT
+inline constexpr bool kValidationByDefault = true;
+#else
+inline constexpr bool kValidationByDefault = false;
+#endif
+
 struct CaptureOptions {
   std::filesystem::path scene;
   std::optional<uint32_t> width, height;  // default: the scene's [render] size
@@ -21,7 +28,7 @@ struct CaptureOptions {
   std::optional<std::filesystem::path> dump_graph;
   std::string sim = "auto";
   std::string device;
-  bool validation = false;
+  bool validation = kValidationByDefault;
   double dt = 1.0 / 60.0;  // simulated seconds per frame (fixed, so captures are reproducible)
 };
 

@@ -72,6 +72,7 @@ bool parse_common(const std::string& flag, Args& args, Options& o) {
   else if (flag == "--sim") o.sim = parse_sim(args.value(flag));
   else if (flag == "--device") o.device = args.value(flag);
   else if (flag == "--validation") o.validation = true;
+  else if (flag == "--no-validation") o.validation = false;
   else return false;
   return true;
 }
@@ -88,12 +89,13 @@ std::filesystem::path take_scene(Args& args, const std::string& verb) {
 std::string usage_text() {
   return "usage:\n"
          "  meniscus run <scene> [--size WxH] [--frames N] [--sim cpu|cuda|auto] [--device NAME]\n"
-         "                       [--validation] [--dump-graph out.dot] [--timings FILE]...\n"
+         "                       [--validation|--no-validation] [--dump-graph out.dot] [--timings FILE]...\n"
          "  meniscus capture <scene> [--size WxH] [--png out.png] [--frames N] [--warmup W]\n"
          "                       [--timings FILE]... [--sim cpu|cuda|auto] [--device NAME]\n"
-         "                       [--validation] [--dump-graph out.dot]\n"
+         "                       [--validation|--no-validation] [--dump-graph out.dot]\n"
          "  meniscus mesh <volume.nrrd|.nhdr|.vtk|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
          "  meniscus help | --version\n"
+         "validation layers are on by default in Debug builds\n"
          "timing files: .json (statistics), .csv (per frame), .trace.json (chrome://tracing)\n";
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/app/capture.h"
+
 namespace meniscus {
 
 struct RunOptions {
@@ -17,7 +19,7 @@ struct RunOptions {
   std::optional<std::filesystem::path> dump_graph;
   std::string sim = "auto";
   std::string device;
-  bool validation = false;
+  bool validation = kValidationByDefault;
 };
 
 // Returns the process exit code.

@@ -1,0 +1,31 @@
+// meniscus-bench <benchmark> [options]: each benchmark prints one JSON object per line, each
+// figure next to its peer measured in the same run.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "engine/core/error.h"
+
+namespace meniscus::bench {
+int run_mc(int argc, char** argv);
+}
+
+int main(int argc, char** argv) {
+  const char* usage =
+      "usage: meniscus-bench mc [--threads N] [--sizes 64,128,256] [--repeat R] [--data DIR] [--no-vulkan]\n";
+  if (argc < 2 || !std::strcmp(argv[1], "--help")) {
+    std::fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  try {
+    if (!std::strcmp(argv[1], "mc")) return meniscus::bench::run_mc(argc - 1, argv + 1);
+  } catch (const meniscus::InputError& error) {
+    std::fprintf(stderr, "meniscus-bench: %s\n", error.what());
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "meniscus-bench: error: %s\n", error.what());
+    return 1;
+  }
+  std::fprintf(stderr, "meniscus-bench: unknown benchmark '%s'\n%s", argv[1], usage);
+  return 2;
+}

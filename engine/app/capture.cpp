@@ -2,10 +2,10 @@
 
 #include <cstring>
 
-#include "engine/app/git_revision.h"
 #include "engine/app/scene.h"
 #include "engine/app/scene_renderer.h"
 #include "engine/app/stage_factory.h"
+#include "engine/app/timing_files.h"
 #include "engine/core/context.h"
 #include "engine/core/image.h"
 #include "engine/core/log.h"
@@ -16,13 +16,6 @@ namespace meniscus {
 namespace {
 
 constexpr VkFormat kOutputFormat = VK_FORMAT_R8G8B8A8_UNORM;
-
-std::string utc_now() {
-  char text[32];
-  std::time_t now = std::time(nullptr);
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
 
 }  // namespace
 
@@ -76,22 +69,7 @@ CaptureResult capture(const CaptureOptions& options) {
   std::memcpy(result.image.pixels.data(), readback.mapped(), readback.size());
   if (options.png) write_png(*options.png, result.image);
 
-  if (!options.timings.empty()) {
-    profile::CaptureMetadata metadata;
-    metadata.scene = scene.name;
-    metadata.device = context.info().name;
-    metadata.driver = context.info().driver;
-    metadata.vulkan_api = context.info().api_version;
-    metadata.git_revision = git_revision();
-    metadata.sim_backend = backend == sim::SimBackend::Cuda ? "cuda" : "cpu";
-    metadata.timestamp_utc = utc_now();
-    metadata.width = extent.width;
-    metadata.height = extent.height;
-    metadata.frames = options.frames;
-    metadata.warmup = options.warmup;
-    log.set_metadata(metadata);
-    for (const auto& path : options.timings) log.write(path.string());
-  }
+  write_timing_files(log, options.timings, context, scene, backend, extent, options.frames, options.warmup);
   result.validation_errors = context.validation_error_count();
   return result;
 }

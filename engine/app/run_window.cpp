@@ -7,10 +7,10 @@
 #include <cstdio>
 
 #include "engine/app/capture.h"
-#include "engine/app/git_revision.h"
 #include "engine/app/scene.h"
 #include "engine/app/scene_renderer.h"
 #include "engine/app/stage_factory.h"
+#include "engine/app/timing_files.h"
 #include "engine/app/ui_overlay.h"
 #include "engine/app/window.h"
 #include "engine/core/context.h"
@@ -180,20 +180,7 @@ int run_interactive(const RunOptions& options) {
     ++presented;
   }
   renderer.finish();
-  if (!options.timings.empty()) {
-    profile::CaptureMetadata metadata;
-    metadata.scene = scene.name;
-    metadata.device = context.info().name;
-    metadata.driver = context.info().driver;
-    metadata.vulkan_api = context.info().api_version;
-    metadata.git_revision = git_revision();
-    metadata.sim_backend = backend == sim::SimBackend::Cuda ? "cuda" : "cpu";
-    metadata.width = window.extent().width;
-    metadata.height = window.extent().height;
-    metadata.frames = presented;
-    log.set_metadata(metadata);
-    for (const auto& path : options.timings) log.write(path.string());
-  }
+  write_timing_files(log, options.timings, context, scene, backend, window.extent(), presented, 0);
   std::printf("presented %u frames\n", presented);
   return context.validation_error_count() == 0 ? 0 : 1;
 }

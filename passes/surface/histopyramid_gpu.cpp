@@ -40,6 +40,15 @@ std::vector<uint32_t> packed_tables() {
   return out;
 }
 
+// Bindings 0-2 of every histopyramid shader: the volume, the pyramid, the case tables.
+DescriptorWrites pyramid_writes(const graph::PassContext& ctx, const HistoPyramidOutputs& o) {
+  DescriptorWrites writes;
+  writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.volume))
+      .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.pyramid))
+      .buffer(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.tables));
+  return writes;
+}
+
 }  // namespace
 
 GpuHistoPyramid::GpuHistoPyramid(const Context& context, const sim::Volume& volume, glm::vec3 origin, glm::vec3 spacing,
@@ -88,10 +97,7 @@ HistoPyramidOutputs GpuHistoPyramid::add(graph::FrameGraph& graph, float iso) {
     const auto o = out;
     const HistoPyramidParams p = params(iso);
     return [this, o, p](graph::PassContext& ctx) {
-      DescriptorWrites writes;
-      writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.volume))
-          .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.pyramid))
-          .buffer(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.tables));
+      DescriptorWrites writes = pyramid_writes(ctx, o);
       classify_.bind(ctx.cmd);
       classify_.push_descriptors(ctx.cmd, writes);
       classify_.push_constants(ctx.cmd, p);
@@ -106,10 +112,7 @@ HistoPyramidOutputs GpuHistoPyramid::add(graph::FrameGraph& graph, float iso) {
     out.pyramid = b.write(out.pyramid, graph::Access::ComputeStorageReadWrite);
     const auto o = out;
     return [this, o, iso](graph::PassContext& ctx) {
-      DescriptorWrites writes;
-      writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.volume))
-          .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.pyramid))
-          .buffer(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.tables));
+      DescriptorWrites writes = pyramid_writes(ctx, o);
       reduce_.bind(ctx.cmd);
       reduce_.push_descriptors(ctx.cmd, writes);
       for (uint32_t level = 1; level < levels_; ++level) {
@@ -137,11 +140,8 @@ HistoPyramidOutputs GpuHistoPyramid::add(graph::FrameGraph& graph, float iso) {
     const auto o = out;
     const HistoPyramidParams p = params(iso);
     return [this, o, p](graph::PassContext& ctx) {
-      DescriptorWrites writes;
-      writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.volume))
-          .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.pyramid))
-          .buffer(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.tables))
-          .buffer(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.indirect));
+      DescriptorWrites writes = pyramid_writes(ctx, o);
+      writes.buffer(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.indirect));
       indirect_.bind(ctx.cmd);
       indirect_.push_descriptors(ctx.cmd, writes);
       indirect_.push_constants(ctx.cmd, p);
@@ -162,11 +162,8 @@ graph::BufferHandle GpuHistoPyramid::add_extract(graph::FrameGraph& graph, const
     written = b.write(vertices, graph::Access::ComputeStorageWrite);
     const HistoPyramidParams p = params(in.iso);
     return [this, in, written, p, max_vertices](graph::PassContext& ctx) {
-      DescriptorWrites writes;
-      writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(in.volume))
-          .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(in.pyramid))
-          .buffer(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(in.tables))
-          .buffer(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(in.indirect))
+      DescriptorWrites writes = pyramid_writes(ctx, in);
+      writes.buffer(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(in.indirect))
           .buffer(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(written));
       extract_.bind(ctx.cmd);
       extract_.push_descriptors(ctx.cmd, writes);

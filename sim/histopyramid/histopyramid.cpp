@@ -2,60 +2,100 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_group.h>
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
 namespace meniscus::sim {
+namespace {
+
+// Bytes per component for a level whose components can reach `max_value`.
+uint32_t width_for(uint64_t max_value) { return max_value <= 0xFF ? 1 : max_value <= 0xFFFF ? 2 : 4; }
+
+uint32_t load(const uint8_t* p, uint32_t width) {
+  switch (width) {
+    case 1: return *p;
+    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    default: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+  }
+}
+
+void store(uint8_t* p, uint32_t width, uint32_t value) {
+  switch (width) {
+    case 1: *p = uint8_t(value); break;
+    case 2: { const uint16_t v = uint16_t(value); std::memcpy(p, &v, 2); break; }
+    default: std::memcpy(p, &value, 4);
+  }
+}
+
+// Below this level the descent runs sequentially inside one task.
+constexpr size_t kParallelAbove = 3;
+
+}  // namespace
 
 void HistoPyramid::build(std::span<const uint32_t> counts, uint32_t side) {
   if (side < 2 || (side & (side - 1)) != 0) throw std::invalid_argument("HistoPyramid: side must be a power of two >= 2");
   if (counts.size() != size_t(side) * side) throw std::invalid_argument("HistoPyramid: counts is not side x side");
-  side_ = side;
-  levels_.clear();
-
-  // Level 0 packs each 2x2 block of base counts into one vec4 texel.
-  uint32_t s = side / 2;
-  levels_.emplace_back(size_t(s) * s);
-  tbb::parallel_for(tbb::blocked_range<uint32_t>(0, s), [&](const tbb::blocked_range<uint32_t>& rows) {
-    for (uint32_t j = rows.begin(); j != rows.end(); ++j)
-      for (uint32_t i = 0; i < s; ++i) {
-        const size_t base = size_t(2 * j) * side + 2 * i;
-        levels_[0][size_t(j) * s + i] = {counts[base], counts[base + 1], counts[base + side], counts[base + side + 1]};
+  const uint32_t s = side / 2;
+  std::vector<uint8_t> level0(size_t(s) * s * 4);
+  for (uint32_t j = 0; j < s; ++j)
+    for (uint32_t i = 0; i < s; ++i)
+      for (uint32_t c = 0; c < 4; ++c) {
+        const uint32_t count = counts[size_t(2 * j + (c >> 1)) * side + 2 * i + (c & 1)];
+        if (count > kMaxBaseCount)
+          throw std::invalid_argument("HistoPyramid: base count " + std::to_string(count) + " exceeds " +
+                                      std::to_string(kMaxBaseCount));
+        level0[(size_t(j) * s + i) * 4 + c] = uint8_t(count);
       }
-  });
-  // Each level above sums the four components of each texel of the 2x2 block beneath.
-  while (s > 1) {
-    const uint32_t up = s / 2;
-    const auto& below = levels_.back();
-    std::vector<std::array<uint32_t, 4>> level(size_t(up) * up);
-    auto sum = [&](uint32_t i, uint32_t j) {
-      const auto& t = below[size_t(j) * s + i];
-      return t[0] + t[1] + t[2] + t[3];
-    };
-    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, up), [&](const tbb::blocked_range<uint32_t>& rows) {
+  build_from_level0(std::move(level0), side);
+}
+
+void HistoPyramid::build_from_level0(std::vector<uint8_t> level0, uint32_t side) {
+  if (side < 2 || (side & (side - 1)) != 0) throw std::invalid_argument("HistoPyramid: side must be a power of two >= 2");
+  if (level0.size() != size_t(side / 2) * (side / 2) * 4) throw std::invalid_argument("HistoPyramid: level 0 has the wrong size");
+  side_ = side;
+  build_levels(Level{side / 2, 1, std::move(level0)});
+}
+
+void HistoPyramid::build_levels(Level level0) {
+  levels_.clear();
+  levels_.push_back(std::move(level0));
+  uint64_t component_max = kMaxBaseCount;
+  while (levels_.back().side > 1) {
+    const Level& below = levels_.back();
+    component_max *= 4;  // a component of the new level sums a whole texel below
+    Level level{below.side / 2, width_for(component_max), {}};
+    level.bytes.resize(size_t(level.side) * level.side * 4 * level.width);
+    const uint32_t bw = below.width, w = level.width, bs = below.side, s = level.side;
+    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, s), [&](const tbb::blocked_range<uint32_t>& rows) {
       for (uint32_t j = rows.begin(); j != rows.end(); ++j)
-        for (uint32_t i = 0; i < up; ++i)
-          level[size_t(j) * up + i] = {sum(2 * i, 2 * j), sum(2 * i + 1, 2 * j), sum(2 * i, 2 * j + 1),
-                                       sum(2 * i + 1, 2 * j + 1)};
+        for (uint32_t i = 0; i < s; ++i)
+          for (uint32_t c = 0; c < 4; ++c) {
+            const uint8_t* t = below.bytes.data() + (size_t(2 * j + (c >> 1)) * bs + 2 * i + (c & 1)) * 4 * bw;
+            const uint32_t sum = load(t, bw) + load(t + bw, bw) + load(t + 2 * bw, bw) + load(t + 3 * bw, bw);
+            store(level.bytes.data() + ((size_t(j) * s + i) * 4 + c) * w, w, sum);
+          }
     });
     levels_.push_back(std::move(level));
-    s = up;
   }
-  const auto& top = levels_.back()[0];
+  const auto top = texel(levels_.size() - 1, 0, 0);
   total_ = uint64_t(top[0]) + top[1] + top[2] + top[3];
 }
 
-const std::array<uint32_t, 4>& HistoPyramid::texel(size_t level, uint32_t i, uint32_t j) const {
-  const uint32_t s = side_ >> (level + 1);
-  return levels_.at(level).at(size_t(j) * s + i);
+std::array<uint32_t, 4> HistoPyramid::texel(size_t level, uint32_t i, uint32_t j) const {
+  const Level& l = levels_.at(level);
+  if (i >= l.side || j >= l.side) throw std::out_of_range("HistoPyramid: texel outside its level");
+  const uint8_t* t = l.bytes.data() + (size_t(j) * l.side + i) * 4 * l.width;
+  return {load(t, l.width), load(t + l.width, l.width), load(t + 2 * l.width, l.width), load(t + 3 * l.width, l.width)};
 }
 
 HistoPyramid::Hit HistoPyramid::traverse(uint64_t key) const {
   if (key >= total_) throw std::out_of_range("HistoPyramid: key " + std::to_string(key) + " >= total " + std::to_string(total_));
   uint32_t i = 0, j = 0;
   for (size_t level = levels_.size(); level-- > 0;) {
-    const auto& t = texel(level, i, j);
+    const auto t = texel(level, i, j);
     // The four counts are consecutive key ranges; find the one holding `key`.
     int child = 0;
     while (child < 3 && key >= t[child]) key -= t[child++];
@@ -63,6 +103,27 @@ HistoPyramid::Hit HistoPyramid::traverse(uint64_t key) const {
     j = 2 * j + (child >> 1);
   }
   return {j * side_ + i, static_cast<uint32_t>(key)};
+}
+
+void HistoPyramid::descend(size_t level, uint32_t i, uint32_t j, uint64_t first,
+                           const std::function<void(uint32_t, uint64_t, uint32_t)>& visit) const {
+  const auto t = texel(level, i, j);
+  tbb::task_group group;
+  for (uint32_t c = 0; c < 4; ++c) {
+    const uint32_t count = t[c];
+    const uint32_t ci = 2 * i + (c & 1), cj = 2 * j + (c >> 1);
+    if (count > 0) {
+      if (level == 0) visit(cj * side_ + ci, first, count);
+      else if (level > kParallelAbove) group.run([=, this, &visit] { descend(level - 1, ci, cj, first, visit); });
+      else descend(level - 1, ci, cj, first, visit);
+    }
+    first += count;
+  }
+  group.wait();
+}
+
+void HistoPyramid::parallel_visit(const std::function<void(uint32_t, uint64_t, uint32_t)>& visit) const {
+  if (total_ > 0) descend(levels_.size() - 1, 0, 0, 0, visit);
 }
 
 }  // namespace meniscus::sim

@@ -5,6 +5,7 @@
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -95,39 +96,75 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
   const FlatLayout layout = FlatLayout::for_cells(cells);
   const auto& cases = mc::cases();
 
-  // 1. classify: base counts = vertices each cell emits.
+  // 1. classify. Each sample is compared with the iso value once; a cell's case is then put
+  // together from the flags of its four sample rows, and rows whose four sample rows are all
+  // inside or all outside are skipped whole (as Flying Edges trims rows). Counts go straight
+  // into the pyramid's level 0 (2x2 base elements per texel, one byte each).
   auto t0 = Clock::now();
-  std::vector<uint32_t> counts(size_t(layout.side) * layout.side, 0);
-  std::vector<uint8_t> case_of(volume.cell_count());
+  const glm::uvec3 dims = volume.dims;
+  std::vector<uint8_t> inside(volume.values.size());
+  std::vector<uint8_t> row_state(size_t(dims.y) * dims.z);  // 0 all outside, 1 all inside, 2 mixed
+  tbb::parallel_for(tbb::blocked_range<uint32_t>(0, dims.z), [&](const tbb::blocked_range<uint32_t>& zs) {
+    for (uint32_t z = zs.begin(); z != zs.end(); ++z)
+      for (uint32_t y = 0; y < dims.y; ++y) {
+        const size_t row = size_t(z) * dims.y + y;
+        const float* f = volume.values.data() + row * dims.x;
+        uint8_t* flags = inside.data() + row * dims.x;
+        uint32_t inside_count = 0;
+        for (uint32_t x = 0; x < dims.x; ++x) inside_count += flags[x] = f[x] >= iso;
+        row_state[row] = inside_count == 0 ? 0 : inside_count == dims.x ? 1 : 2;
+      }
+  });
+  const uint32_t level_side = layout.side / 2;
+  std::vector<uint8_t> level0(size_t(level_side) * level_side * 4, 0);
+  // Bit c of a case is corner (c & 1, c >> 1 & 1, c >> 2 & 1). A sample column's flags at
+  // (y, z), (y+1, z), (y, z+1), (y+1, z+1), packed as bits 3..0, are corners 0, 2, 4, 6 of the
+  // cell to their right (x) and 1, 3, 5, 7 of the cell to their left (shifted by one).
+  static constexpr auto kSpread = [] {
+    std::array<uint8_t, 16> table{};
+    for (int i = 0; i < 16; ++i)
+      table[i] = uint8_t((i & 8 ? 0x01 : 0) | (i & 4 ? 0x04 : 0) | (i & 2 ? 0x10 : 0) | (i & 1 ? 0x40 : 0));
+    return table;
+  }();
   tbb::parallel_for(tbb::blocked_range<uint32_t>(0, cells.z), [&](const tbb::blocked_range<uint32_t>& zs) {
     for (uint32_t z = zs.begin(); z != zs.end(); ++z)
-      for (uint32_t y = 0; y < cells.y; ++y)
+      for (uint32_t y = 0; y < cells.y; ++y) {
+        const size_t r00 = size_t(z) * dims.y + y, r10 = r00 + 1, r01 = r00 + dims.y, r11 = r01 + 1;
+        const uint8_t s = row_state[r00];
+        if (s != 2 && row_state[r10] == s && row_state[r01] == s && row_state[r11] == s) continue;
+        const uint8_t *a = inside.data() + r00 * dims.x, *b = inside.data() + r10 * dims.x,
+                      *c = inside.data() + r01 * dims.x, *d = inside.data() + r11 * dims.x;
+        uint8_t previous = kSpread[a[0] << 3 | b[0] << 2 | c[0] << 1 | d[0]];
         for (uint32_t x = 0; x < cells.x; ++x) {
-          const uint8_t c = cell_case(volume, iso, x, y, z);
-          case_of[(size_t(z) * cells.y + y) * cells.x + x] = c;
-          counts[layout.element_of(x, y, z)] = 3u * cases[c].triangles;
+          const uint8_t next = kSpread[a[x + 1] << 3 | b[x + 1] << 2 | c[x + 1] << 1 | d[x + 1]];
+          const uint8_t mc_case = uint8_t(previous | next << 1);
+          previous = next;
+          const uint8_t triangles = cases[mc_case].triangles;
+          if (!triangles) continue;
+          const uint32_t element = layout.element_of(x, y, z);
+          const uint32_t u = element % layout.side, v = element / layout.side;
+          level0[(size_t(v / 2) * level_side + u / 2) * 4 + (u & 1) + 2 * (v & 1)] = uint8_t(3 * triangles);
         }
+      }
   });
   const double classify_ms = ms_since(t0);
 
   // 2. build.
   t0 = Clock::now();
   HistoPyramid pyramid;
-  pyramid.build(counts, layout.side);
+  pyramid.build_from_level0(std::move(level0), layout.side);
   const double build_ms = ms_since(t0);
 
-  // 3. extract: one traversal per output vertex gives its cell and edge.
+  // 3. extract: every non-empty cell writes its vertices' edges at the keys the pyramid gives.
   t0 = Clock::now();
   const uint64_t total = pyramid.total();
   std::vector<uint64_t> vertex_edge(total);
-  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, total), [&](const tbb::blocked_range<uint64_t>& keys) {
-    for (uint64_t k = keys.begin(); k != keys.end(); ++k) {
-      const HistoPyramid::Hit hit = pyramid.traverse(k);
-      glm::uvec3 cell;
-      layout.cell_of(hit.element, cell);
-      const uint8_t c = case_of[(size_t(cell.z) * cells.y + cell.y) * cells.x + cell.x];
-      vertex_edge[k] = edge_id(volume, cell.x, cell.y, cell.z, cases[c].edges[hit.local]);
-    }
+  pyramid.parallel_visit([&](uint32_t element, uint64_t first_key, uint32_t count) {
+    glm::uvec3 cell{0};
+    layout.cell_of(element, cell);  // a counted element is always a cell, never padding
+    const mc::Case& entry = cases[cell_case(volume, iso, cell.x, cell.y, cell.z)];
+    for (uint32_t local = 0; local < count; ++local)
+      vertex_edge[first_key + local] = edge_id(volume, cell.x, cell.y, cell.z, entry.edges[local]);
   });
   // Shared vertices: one per distinct crossed edge.
   std::vector<uint64_t> unique_edges = vertex_edge;

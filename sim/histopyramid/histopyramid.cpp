@@ -53,21 +53,36 @@ void HistoPyramid::build(std::span<const uint32_t> counts, uint32_t side) {
 }
 
 void HistoPyramid::build_from_level0(std::vector<uint8_t> level0, uint32_t side) {
-  if (side < 2 || (side & (side - 1)) != 0) throw std::invalid_argument("HistoPyramid: side must be a power of two >= 2");
-  if (level0.size() != size_t(side / 2) * (side / 2) * 4) throw std::invalid_argument("HistoPyramid: level 0 has the wrong size");
-  side_ = side;
-  build_levels(Level{side / 2, 1, std::move(level0)});
+  std::vector<uint8_t>& storage = prepare_level0(side);
+  if (level0.size() != storage.size()) throw std::invalid_argument("HistoPyramid: level 0 has the wrong size");
+  storage = std::move(level0);
+  build();
 }
 
-void HistoPyramid::build_levels(Level level0) {
-  levels_.clear();
-  levels_.push_back(std::move(level0));
+std::vector<uint8_t>& HistoPyramid::prepare_level0(uint32_t side) {
+  if (side < 2 || (side & (side - 1)) != 0) throw std::invalid_argument("HistoPyramid: side must be a power of two >= 2");
+  side_ = side;
+  if (levels_.empty()) levels_.emplace_back();
+  Level& level0 = levels_[0];
+  level0.side = side / 2;
+  level0.width = 1;
+  level0.bytes.assign(size_t(level0.side) * level0.side * 4, 0);  // keeps the capacity
+  return level0.bytes;
+}
+
+void HistoPyramid::build() { build_levels(); }
+
+void HistoPyramid::build_levels() {
   uint64_t component_max = kMaxBaseCount;
-  while (levels_.back().side > 1) {
-    const Level& below = levels_.back();
+  size_t count = 1;
+  while (levels_[count - 1].side > 1) {
+    if (levels_.size() <= count) levels_.emplace_back();
+    const Level& below = levels_[count - 1];
     component_max *= 4;  // a component of the new level sums a whole texel below
-    Level level{below.side / 2, width_for(component_max), {}};
-    level.bytes.resize(size_t(level.side) * level.side * 4 * level.width);
+    Level& level = levels_[count];
+    level.side = below.side / 2;
+    level.width = width_for(component_max);
+    level.bytes.resize(size_t(level.side) * level.side * 4 * level.width);  // every byte is written below
     const uint32_t bw = below.width, w = level.width, bs = below.side, s = level.side;
     tbb::parallel_for(tbb::blocked_range<uint32_t>(0, s), [&](const tbb::blocked_range<uint32_t>& rows) {
       for (uint32_t j = rows.begin(); j != rows.end(); ++j)
@@ -78,8 +93,9 @@ void HistoPyramid::build_levels(Level level0) {
             store(level.bytes.data() + ((size_t(j) * s + i) * 4 + c) * w, w, sum);
           }
     });
-    levels_.push_back(std::move(level));
+    ++count;
   }
+  levels_.resize(count);
   const auto top = texel(levels_.size() - 1, 0, 0);
   total_ = uint64_t(top[0]) + top[1] + top[2] + top[3];
 }

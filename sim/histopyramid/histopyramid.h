@@ -27,6 +27,10 @@ class HistoPyramid {
   // Same, from level 0 already packed: texel (i, j) at [(j * side/2 + i) * 4 .. + 3] holds the
   // counts of base elements (2i, 2j), (2i+1, 2j), (2i, 2j+1), (2i+1, 2j+1).
   void build_from_level0(std::vector<uint8_t> level0, uint32_t side);
+  // The allocation-free way to rebuild every frame: zeroed level-0 storage to fill in place
+  // (layout as above; its memory is kept from build to build), then build() the levels above.
+  std::vector<uint8_t>& prepare_level0(uint32_t side);
+  void build();
 
   uint64_t total() const { return total_; }
   uint32_t side() const { return side_; }
@@ -52,7 +56,7 @@ class HistoPyramid {
     uint32_t width = 4;  // bytes per component: 1, 2 or 4
     std::vector<uint8_t> bytes;
   };
-  void build_levels(Level level0);
+  void build_levels();
   void descend(size_t level, uint32_t i, uint32_t j, uint64_t first,
                const std::function<void(uint32_t, uint64_t, uint32_t)>& visit) const;
 

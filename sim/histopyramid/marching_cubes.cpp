@@ -84,7 +84,7 @@ uint64_t MarchingCubes::edge_id(const Volume& v, uint32_t x, uint32_t y, uint32_
 }
 
 IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* stats,
-                                   std::vector<uint64_t>* vertex_edges) const {
+                                   std::vector<uint64_t>* vertex_edges) {
   const glm::vec2 range = volume.range();
   if (!std::isfinite(iso) || iso < range.x || iso > range.y) {
     std::ostringstream message;
@@ -102,21 +102,21 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
   // into the pyramid's level 0 (2x2 base elements per texel, one byte each).
   auto t0 = Clock::now();
   const glm::uvec3 dims = volume.dims;
-  std::vector<uint8_t> inside(volume.values.size());
-  std::vector<uint8_t> row_state(size_t(dims.y) * dims.z);  // 0 all outside, 1 all inside, 2 mixed
+  // Per sample row: 0 all outside, 1 all inside, 2 mixed.
+  std::vector<uint8_t>& row_state = row_state_;
+  row_state.resize(size_t(dims.y) * dims.z);
   tbb::parallel_for(tbb::blocked_range<uint32_t>(0, dims.z), [&](const tbb::blocked_range<uint32_t>& zs) {
     for (uint32_t z = zs.begin(); z != zs.end(); ++z)
       for (uint32_t y = 0; y < dims.y; ++y) {
         const size_t row = size_t(z) * dims.y + y;
         const float* f = volume.values.data() + row * dims.x;
-        uint8_t* flags = inside.data() + row * dims.x;
         uint32_t inside_count = 0;
-        for (uint32_t x = 0; x < dims.x; ++x) inside_count += flags[x] = f[x] >= iso;
+        for (uint32_t x = 0; x < dims.x; ++x) inside_count += f[x] >= iso;
         row_state[row] = inside_count == 0 ? 0 : inside_count == dims.x ? 1 : 2;
       }
   });
   const uint32_t level_side = layout.side / 2;
-  std::vector<uint8_t> level0(size_t(level_side) * level_side * 4, 0);
+  std::vector<uint8_t>& level0 = pyramid_.prepare_level0(layout.side);
   // Bit c of a case is corner (c & 1, c >> 1 & 1, c >> 2 & 1). A sample column's flags at
   // (y, z), (y+1, z), (y, z+1), (y+1, z+1), packed as bits 3..0, are corners 0, 2, 4, 6 of the
   // cell to their right (x) and 1, 3, 5, 7 of the cell to their left (shifted by one).
@@ -132,11 +132,14 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
         const size_t r00 = size_t(z) * dims.y + y, r10 = r00 + 1, r01 = r00 + dims.y, r11 = r01 + 1;
         const uint8_t s = row_state[r00];
         if (s != 2 && row_state[r10] == s && row_state[r01] == s && row_state[r11] == s) continue;
-        const uint8_t *a = inside.data() + r00 * dims.x, *b = inside.data() + r10 * dims.x,
-                      *c = inside.data() + r01 * dims.x, *d = inside.data() + r11 * dims.x;
-        uint8_t previous = kSpread[a[0] << 3 | b[0] << 2 | c[0] << 1 | d[0]];
+        const float *a = volume.values.data() + r00 * dims.x, *b = volume.values.data() + r10 * dims.x,
+                    *c = volume.values.data() + r01 * dims.x, *d = volume.values.data() + r11 * dims.x;
+        auto column = [&](uint32_t x) {
+          return kSpread[(a[x] >= iso) << 3 | (b[x] >= iso) << 2 | (c[x] >= iso) << 1 | (d[x] >= iso)];
+        };
+        uint8_t previous = column(0);
         for (uint32_t x = 0; x < cells.x; ++x) {
-          const uint8_t next = kSpread[a[x + 1] << 3 | b[x + 1] << 2 | c[x + 1] << 1 | d[x + 1]];
+          const uint8_t next = column(x + 1);
           const uint8_t mc_case = uint8_t(previous | next << 1);
           previous = next;
           const uint8_t triangles = cases[mc_case].triangles;
@@ -151,14 +154,15 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
 
   // 2. build.
   t0 = Clock::now();
-  HistoPyramid pyramid;
-  pyramid.build_from_level0(std::move(level0), layout.side);
+  pyramid_.build();
+  const HistoPyramid& pyramid = pyramid_;
   const double build_ms = ms_since(t0);
 
   // 3. extract: every non-empty cell writes its vertices' edges at the keys the pyramid gives.
   t0 = Clock::now();
   const uint64_t total = pyramid.total();
-  std::vector<uint64_t> vertex_edge(total);
+  std::vector<uint64_t>& vertex_edge = vertex_edge_;
+  vertex_edge.resize(total);
   pyramid.parallel_visit([&](uint32_t element, uint64_t first_key, uint32_t count) {
     glm::uvec3 cell{0};
     layout.cell_of(element, cell);  // a counted element is always a cell, never padding
@@ -167,7 +171,8 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
       vertex_edge[first_key + local] = edge_id(volume, cell.x, cell.y, cell.z, entry.edges[local]);
   });
   // Shared vertices: one per distinct crossed edge.
-  std::vector<uint64_t> unique_edges = vertex_edge;
+  std::vector<uint64_t>& unique_edges = unique_edges_;
+  unique_edges.assign(vertex_edge.begin(), vertex_edge.end());
   tbb::parallel_sort(unique_edges.begin(), unique_edges.end());
   unique_edges.erase(std::unique(unique_edges.begin(), unique_edges.end()), unique_edges.end());
 

@@ -36,15 +36,23 @@ struct McStats {
 class MarchingCubes {
  public:
   // Throws InputError naming the volume when `iso` is outside its value range or non-finite.
-  // `vertex_edges`, when given, receives each mesh vertex's edge id (see edge_id).
+  // `vertex_edges`, when given, receives each mesh vertex's edge id (see edge_id). An object
+  // keeps its pyramid and scratch memory between calls, so re-extracting (a moving iso value,
+  // an evolving level set) does not pay for fresh pages every time.
   IndexedMesh extract(const Volume& volume, float iso, McStats* stats = nullptr,
-                      std::vector<uint64_t>* vertex_edges = nullptr) const;
+                      std::vector<uint64_t>* vertex_edges = nullptr);
 
   // The case index of a cell (bit c set when corner c is inside).
   static uint8_t cell_case(const Volume& volume, float iso, uint32_t x, uint32_t y, uint32_t z);
   // Global id of a cell edge: 3 * (index of its lower corner) + axis. Equal for the cells that
   // share the edge, so it identifies the mesh vertex on it.
   static uint64_t edge_id(const Volume& volume, uint32_t x, uint32_t y, uint32_t z, int edge);
+
+ private:
+  HistoPyramid pyramid_;
+  std::vector<uint8_t> row_state_;
+  std::vector<uint64_t> vertex_edge_;
+  std::vector<uint64_t> unique_edges_;
 };
 
 }  // namespace meniscus::sim

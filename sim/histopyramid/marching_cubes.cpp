@@ -2,9 +2,11 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
+#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -31,6 +33,19 @@ glm::vec3 gradient(const Volume& v, glm::uvec3 p) {
     g[axis] = (v.at(hi.x, hi.y, hi.z) - v.at(lo.x, lo.y, lo.z)) / float(hi[axis] - lo[axis]) / v.spacing[axis];
   }
   return g;
+}
+
+// LSD radix sort of 64-bit values on bits [32, 32 + key_bits), 11 bits per pass.
+void radix_sort_high_bits(std::vector<uint64_t>& values, std::vector<uint64_t>& scratch, int key_bits) {
+  constexpr int kDigit = 11;
+  scratch.resize(values.size());
+  for (int shift = 32; shift < 32 + key_bits; shift += kDigit) {
+    std::array<size_t, (1 << kDigit) + 1> offsets{};
+    for (uint64_t v : values) ++offsets[((v >> shift) & ((1 << kDigit) - 1)) + 1];
+    for (size_t d = 1; d < offsets.size(); ++d) offsets[d] += offsets[d - 1];
+    for (uint64_t v : values) scratch[offsets[(v >> shift) & ((1 << kDigit) - 1)]++] = v;
+    values.swap(scratch);
+  }
 }
 
 }  // namespace
@@ -85,12 +100,7 @@ uint64_t MarchingCubes::edge_id(const Volume& v, uint32_t x, uint32_t y, uint32_
 
 IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* stats,
                                    std::vector<uint64_t>* vertex_edges) {
-  const glm::vec2 range = volume.range();
-  if (!std::isfinite(iso) || iso < range.x || iso > range.y) {
-    std::ostringstream message;
-    message << volume.source << ": iso value " << iso << " is outside the data range [" << range.x << ", " << range.y << "]";
-    throw InputError(message.str());
-  }
+  if (!std::isfinite(iso)) throw InputError(volume.source + ": iso value is not finite");
   if (volume.cell_count() == 0) throw InputError(volume.source + ": needs at least 2 samples along each axis");
   const glm::uvec3 cells = volume.dims - 1u;
   const FlatLayout layout = FlatLayout::for_cells(cells);
@@ -105,16 +115,30 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
   // Per sample row: 0 all outside, 1 all inside, 2 mixed.
   std::vector<uint8_t>& row_state = row_state_;
   row_state.resize(size_t(dims.y) * dims.z);
-  tbb::parallel_for(tbb::blocked_range<uint32_t>(0, dims.z), [&](const tbb::blocked_range<uint32_t>& zs) {
-    for (uint32_t z = zs.begin(); z != zs.end(); ++z)
-      for (uint32_t y = 0; y < dims.y; ++y) {
-        const size_t row = size_t(z) * dims.y + y;
-        const float* f = volume.values.data() + row * dims.x;
-        uint32_t inside_count = 0;
-        for (uint32_t x = 0; x < dims.x; ++x) inside_count += f[x] >= iso;
-        row_state[row] = inside_count == 0 ? 0 : inside_count == dims.x ? 1 : 2;
-      }
-  });
+  // The same pass finds the data range, so a useless iso value is refused without another read.
+  const glm::vec2 range = tbb::parallel_reduce(
+      tbb::blocked_range<uint32_t>(0, dims.z), glm::vec2(INFINITY, -INFINITY),
+      [&](const tbb::blocked_range<uint32_t>& zs, glm::vec2 local) {
+        for (uint32_t z = zs.begin(); z != zs.end(); ++z)
+          for (uint32_t y = 0; y < dims.y; ++y) {
+            const size_t row = size_t(z) * dims.y + y;
+            const float* f = volume.values.data() + row * dims.x;
+            uint32_t inside_count = 0;
+            for (uint32_t x = 0; x < dims.x; ++x) {
+              inside_count += f[x] >= iso;
+              local.x = std::min(local.x, f[x]);
+              local.y = std::max(local.y, f[x]);
+            }
+            row_state[row] = inside_count == 0 ? 0 : inside_count == dims.x ? 1 : 2;
+          }
+        return local;
+      },
+      [](glm::vec2 a, glm::vec2 b) { return glm::vec2(std::min(a.x, b.x), std::max(a.y, b.y)); });
+  if (iso < range.x || iso > range.y) {
+    std::ostringstream message;
+    message << volume.source << ": iso value " << iso << " is outside the data range [" << range.x << ", " << range.y << "]";
+    throw InputError(message.str());
+  }
   const uint32_t level_side = layout.side / 2;
   std::vector<uint8_t>& level0 = pyramid_.prepare_level0(layout.side);
   // Bit c of a case is corner (c & 1, c >> 1 & 1, c >> 2 & 1). A sample column's flags at
@@ -170,11 +194,27 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
     for (uint32_t local = 0; local < count; ++local)
       vertex_edge[first_key + local] = edge_id(volume, cell.x, cell.y, cell.z, entry.edges[local]);
   });
-  // Shared vertices: one per distinct crossed edge.
-  std::vector<uint64_t>& unique_edges = unique_edges_;
-  unique_edges.assign(vertex_edge.begin(), vertex_edge.end());
-  tbb::parallel_sort(unique_edges.begin(), unique_edges.end());
-  unique_edges.erase(std::unique(unique_edges.begin(), unique_edges.end()), unique_edges.end());
+  // Shared vertices: one per distinct crossed edge. (edge id, key) pairs packed in 64 bits are
+  // radix-sorted on the edge id, then one sweep numbers the distinct edges and tells every key
+  // its vertex: no binary searches, no comparison sort.
+  const uint64_t max_edge = uint64_t(volume.values.size()) * 3;
+  if (max_edge >= (uint64_t(1) << 32) || total >= (uint64_t(1) << 32))
+    throw InputError(volume.source + ": too large for 32-bit edge ids (over 1.4 G samples)");
+  std::vector<uint64_t>& pairs = unique_edges_;
+  pairs.resize(total);
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, total), [&](const tbb::blocked_range<uint64_t>& r) {
+    for (uint64_t k = r.begin(); k != r.end(); ++k) pairs[k] = vertex_edge[k] << 32 | k;
+  });
+  radix_sort_high_bits(pairs, sort_scratch_, std::bit_width(max_edge));
+  std::vector<uint32_t>& vertex_of_key = vertex_of_key_;
+  vertex_of_key.resize(total);
+  std::vector<uint64_t> unique_edges;
+  unique_edges.reserve(total / 4);
+  for (uint64_t i = 0; i < total; ++i) {
+    const uint64_t edge = pairs[i] >> 32;
+    if (unique_edges.empty() || unique_edges.back() != edge) unique_edges.push_back(edge);
+    vertex_of_key[pairs[i] & 0xFFFFFFFFu] = uint32_t(unique_edges.size() - 1);
+  }
 
   IndexedMesh mesh;
   mesh.positions.resize(unique_edges.size());
@@ -199,13 +239,8 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
     }
   });
   mesh.triangles.resize(total / 3);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, mesh.triangles.size()), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t t = r.begin(); t != r.end(); ++t)
-      for (int k = 0; k < 3; ++k)
-        mesh.triangles[t][k] = uint32_t(std::lower_bound(unique_edges.begin(), unique_edges.end(), vertex_edge[t * 3 + k]) -
-                                        unique_edges.begin());
-  });
-  if (vertex_edges) *vertex_edges = unique_edges;
+  std::memcpy(mesh.triangles.data(), vertex_of_key.data(), total * sizeof(uint32_t));
+  if (vertex_edges) *vertex_edges = std::move(unique_edges);
   if (stats) *stats = {volume.cell_count(), mesh.triangles.size(), classify_ms, build_ms, ms_since(t0)};
   return mesh;
 }

@@ -52,7 +52,9 @@ class MarchingCubes {
   HistoPyramid pyramid_;
   std::vector<uint8_t> row_state_;
   std::vector<uint64_t> vertex_edge_;
-  std::vector<uint64_t> unique_edges_;
+  std::vector<uint64_t> unique_edges_;  // (edge, key) pairs while numbering vertices
+  std::vector<uint64_t> sort_scratch_;
+  std::vector<uint32_t> vertex_of_key_;
 };
 
 }  // namespace meniscus::sim

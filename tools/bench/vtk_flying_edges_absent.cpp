@@ -1,6 +1,6 @@
 #include "tools/bench/peers.h"
 
 namespace meniscus::bench {
-std::optional<PeerResult> vtk_flying_edges(const sim::Volume&, float, int) { return std::nullopt; }
+std::optional<PeerResult> vtk_flying_edges(const sim::Volume&, float, int, int) { return std::nullopt; }
 const char* vtk_version() { return "not built"; }
 }  // namespace meniscus::bench

@@ -16,7 +16,8 @@ layout(location = 1) out vec3 world_normal;
 
 void main() {
   vec3 position, normal;
-  emit_vertex(uint(gl_VertexIndex), position, normal);
+  uint edge_id;
+  emit_vertex(uint(gl_VertexIndex), position, normal, edge_id);
   mat3x4 model = mat3x4(hp.model_rows[0], hp.model_rows[1], hp.model_rows[2]);
   world_position = vec4(position, 1.0) * model;  // row vectors: (M * p) for a 3x4 M
   world_normal = normalize(vec4(normal, 0.0) * model);

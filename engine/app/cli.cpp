@@ -94,6 +94,7 @@ std::string usage_text() {
          "                       [--timings FILE]... [--sim cpu|cuda|auto] [--device NAME]\n"
          "                       [--validation|--no-validation] [--dump-graph out.dot]\n"
          "  meniscus mesh <volume.nrrd|.nhdr|.vtk|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
+         "                       [--sim cpu|vulkan] [--device NAME] [--validation]\n"
          "  meniscus help | --version\n"
          "validation layers are on by default in Debug builds\n"
          "timing files: .json (statistics), .csv (per frame), .trace.json (chrome://tracing)\n";
@@ -155,8 +156,12 @@ Command parse_cli(int argc, const char* const* argv) {
         o.output = args.value(flag);
       } else if (flag == "--sim") {
         o.sim = args.value(flag);
-        if (o.sim != "cpu")
-          throw InputError("--sim: only the cpu backend of marching cubes exists so far, got '" + o.sim + "'");
+        if (o.sim != "cpu" && o.sim != "vulkan")
+          throw InputError("--sim: expected cpu or vulkan (the CUDA marching cubes is not built yet), got '" + o.sim + "'");
+      } else if (flag == "--device") {
+        o.device = args.value(flag);
+      } else if (flag == "--validation") {
+        o.validation = true;
       } else {
         throw InputError("meniscus mesh: unknown flag '" + flag + "'");
       }

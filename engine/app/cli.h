@@ -16,7 +16,9 @@ struct MeshOptions {
   std::string volume;  // a .nrrd/.nhdr/.vtk file, or an analytic field such as cayley:256
   std::optional<float> iso;
   std::filesystem::path output;
-  std::string sim = "cpu";
+  std::string sim = "cpu";  // cpu | vulkan
+  std::string device;
+  bool validation = kValidationByDefault;
 };
 
 struct Command {

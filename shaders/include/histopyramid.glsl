@@ -94,8 +94,10 @@ void traverse(uint key, out uvec2 element, out uint local_key) {
   local_key = key;
 }
 
-// The surface vertex for output key `key`: position, outward normal.
-void emit_vertex(uint key, out vec3 position, out vec3 normal) {
+// The surface vertex for output key `key`: position, outward normal, and the id of the cube
+// edge it lies on (3 * index of the edge's lower sample + axis, as the CPU reference numbers
+// them), which lets a read-back soup become an indexed mesh.
+void emit_vertex(uint key, out vec3 position, out vec3 normal, out uint edge_id) {
   uvec2 element;
   uint local_key;
   traverse(key, element, local_key);
@@ -106,6 +108,7 @@ void emit_vertex(uint key, out vec3 position, out vec3 normal) {
   uvec3 a = cell + corner_offset(kEdgeA[edge]);
   uvec3 b = a;
   b[kEdgeAxis[edge]] += 1u;
+  edge_id = ((a.z * hp.dims_tiles.y + a.y) * hp.dims_tiles.x + a.x) * 3u + kEdgeAxis[edge];
   float fa = sample_at(a), fb = sample_at(b);
   float t = (hp.iso_spacing.x - fa) / (fb - fa);
   position = hp.origin.xyz + hp.iso_spacing.yzw * mix(vec3(a), vec3(b), t);

@@ -14,6 +14,7 @@
 
 #include "engine/core/error.h"
 #include "sim/histopyramid/mc_tables.h"
+#include "sim/histopyramid/vertex_numbering.h"
 
 namespace meniscus::sim {
 namespace {
@@ -33,19 +34,6 @@ glm::vec3 gradient(const Volume& v, glm::uvec3 p) {
     g[axis] = (v.at(hi.x, hi.y, hi.z) - v.at(lo.x, lo.y, lo.z)) / float(hi[axis] - lo[axis]) / v.spacing[axis];
   }
   return g;
-}
-
-// LSD radix sort of 64-bit values on bits [32, 32 + key_bits), 11 bits per pass.
-void radix_sort_high_bits(std::vector<uint64_t>& values, std::vector<uint64_t>& scratch, int key_bits) {
-  constexpr int kDigit = 11;
-  scratch.resize(values.size());
-  for (int shift = 32; shift < 32 + key_bits; shift += kDigit) {
-    std::array<size_t, (1 << kDigit) + 1> offsets{};
-    for (uint64_t v : values) ++offsets[((v >> shift) & ((1 << kDigit) - 1)) + 1];
-    for (size_t d = 1; d < offsets.size(); ++d) offsets[d] += offsets[d - 1];
-    for (uint64_t v : values) scratch[offsets[(v >> shift) & ((1 << kDigit) - 1)]++] = v;
-    values.swap(scratch);
-  }
 }
 
 }  // namespace
@@ -194,27 +182,12 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
     for (uint32_t local = 0; local < count; ++local)
       vertex_edge[first_key + local] = edge_id(volume, cell.x, cell.y, cell.z, entry.edges[local]);
   });
-  // Shared vertices: one per distinct crossed edge. (edge id, key) pairs packed in 64 bits are
-  // radix-sorted on the edge id, then one sweep numbers the distinct edges and tells every key
-  // its vertex: no binary searches, no comparison sort.
+  // Shared vertices: one per distinct crossed edge.
   const uint64_t max_edge = uint64_t(volume.values.size()) * 3;
   if (max_edge >= (uint64_t(1) << 32) || total >= (uint64_t(1) << 32))
     throw InputError(volume.source + ": too large for 32-bit edge ids (over 1.4 G samples)");
-  std::vector<uint64_t>& pairs = unique_edges_;
-  pairs.resize(total);
-  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, total), [&](const tbb::blocked_range<uint64_t>& r) {
-    for (uint64_t k = r.begin(); k != r.end(); ++k) pairs[k] = vertex_edge[k] << 32 | k;
-  });
-  radix_sort_high_bits(pairs, sort_scratch_, std::bit_width(max_edge));
-  std::vector<uint32_t>& vertex_of_key = vertex_of_key_;
-  vertex_of_key.resize(total);
-  std::vector<uint64_t> unique_edges;
-  unique_edges.reserve(total / 4);
-  for (uint64_t i = 0; i < total; ++i) {
-    const uint64_t edge = pairs[i] >> 32;
-    if (unique_edges.empty() || unique_edges.back() != edge) unique_edges.push_back(edge);
-    vertex_of_key[pairs[i] & 0xFFFFFFFFu] = uint32_t(unique_edges.size() - 1);
-  }
+  number_vertices(vertex_edge, std::bit_width(max_edge), numbering_, pairs_, sort_scratch_);
+  const std::vector<uint64_t>& unique_edges = numbering_.unique_edges;
 
   IndexedMesh mesh;
   mesh.positions.resize(unique_edges.size());
@@ -239,8 +212,8 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
     }
   });
   mesh.triangles.resize(total / 3);
-  std::memcpy(mesh.triangles.data(), vertex_of_key.data(), total * sizeof(uint32_t));
-  if (vertex_edges) *vertex_edges = std::move(unique_edges);
+  std::memcpy(mesh.triangles.data(), numbering_.vertex_of_key.data(), total * sizeof(uint32_t));
+  if (vertex_edges) *vertex_edges = unique_edges;
   if (stats) *stats = {volume.cell_count(), mesh.triangles.size(), classify_ms, build_ms, ms_since(t0)};
   return mesh;
 }

@@ -10,6 +10,7 @@
 
 #include "sim/histopyramid/histopyramid.h"
 #include "sim/histopyramid/indexed_mesh.h"
+#include "sim/histopyramid/vertex_numbering.h"
 #include "sim/histopyramid/volume.h"
 
 namespace meniscus::sim {
@@ -52,9 +53,8 @@ class MarchingCubes {
   HistoPyramid pyramid_;
   std::vector<uint8_t> row_state_;
   std::vector<uint64_t> vertex_edge_;
-  std::vector<uint64_t> unique_edges_;  // (edge, key) pairs while numbering vertices
-  std::vector<uint64_t> sort_scratch_;
-  std::vector<uint32_t> vertex_of_key_;
+  VertexNumbering numbering_;
+  std::vector<uint64_t> pairs_, sort_scratch_;
 };
 
 }  // namespace meniscus::sim

@@ -22,7 +22,7 @@
 #include "engine/graph/executor.h"
 #include "engine/profile/gpu_timer.h"
 #include "engine/profile/json_writer.h"
-#include "passes/surface/histopyramid_gpu.h"
+#include "passes/surface/gpu_extraction.h"
 #include "sim/histopyramid/marching_cubes.h"
 #include "sim/histopyramid/volume_io.h"
 #include "tools/bench/peers.h"
@@ -99,48 +99,6 @@ void emit(const std::string& case_name, const sim::Volume& volume, float iso, co
   std::fflush(stdout);
 }
 
-// Classify + build + indirect (+ extraction into a buffer) on the Vulkan device, timed with GPU
-// timestamps; returns the sum of the pass times per repetition.
-std::vector<double> vulkan_runs(const Context& context, const sim::Volume& volume, float iso, int repeat,
-                                uint64_t vertices_expected, uint64_t& vertices_out) {
-  passes::GpuHistoPyramid pyramid(context, volume, volume.origin, volume.spacing, "bench");
-  const uint32_t capacity = uint32_t(std::max<uint64_t>(vertices_expected, 1));
-  Buffer vertices(context, VkDeviceSize(capacity) * 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::DeviceLocal, "bench.vertices");
-  Buffer count(context, 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "bench.count");
-  graph::GraphExecutor executor(context, 1);
-  profile::GpuPassTimer timer(context, 1);
-  std::vector<double> runs;
-  for (int r = 0; r < repeat + 1; ++r) {  // the first run warms up (allocation, pipelines)
-    graph::FrameGraph graph;
-    const auto built = pyramid.add(graph, iso);
-    auto out = graph.import_buffer("bench.vertices", {vertices.handle(), vertices.size(), graph::Access::None, graph::Access::None});
-    pyramid.add_extract(graph, built, out, capacity);
-    auto args = graph.import_buffer("bench.count", {count.handle(), 16, graph::Access::None, graph::Access::HostRead});
-    graph.add_pass("bench.read_count", [&](graph::PassBuilder& b) {
-      b.read(built.indirect, graph::Access::TransferSrc);
-      args = b.write(args, graph::Access::TransferDst);
-      const auto src = built.indirect, dst = args;
-      return [src, dst](graph::PassContext& ctx) {
-        VkBufferCopy region{0, 0, 16};
-        vkCmdCopyBuffer(ctx.cmd, ctx.buffer(src), ctx.buffer(dst), 1, &region);
-      };
-    });
-    submit_and_wait(context, [&](VkCommandBuffer cmd) {
-      timer.begin_frame(cmd, 0);
-      executor.execute(graph, cmd, 0, &timer);
-    });
-    double total = 0;
-    for (const auto& sample : timer.collect(0))
-      if (sample.name != "bench.read_count") total += sample.gpu_ms;
-    if (r > 0) runs.push_back(total);
-  }
-  count.invalidate();
-  uint32_t n = 0;
-  std::memcpy(&n, count.mapped(), 4);
-  vertices_out = n;
-  return runs;
-}
-
 }  // namespace
 
 int run_mc(int argc, char** argv) {
@@ -195,8 +153,15 @@ int run_mc(int argc, char** argv) {
 
     if (context) {
       try {
+        // Build + extraction on the device, from GPU timestamps; the first run warms up.
+        passes::GpuHistoPyramid pyramid(*context, c.volume, c.volume.origin, c.volume.spacing, "bench");
+        std::vector<double> runs;
         uint64_t vertices = 0;
-        const auto runs = vulkan_runs(*context, c.volume, c.iso, o.repeat, mesh.triangles.size() * 3, vertices);
+        for (int r = 0; r <= o.repeat; ++r) {
+          const passes::GpuSoup soup = passes::extract_on_gpu(*context, pyramid, c.iso);
+          vertices = soup.positions.size();
+          if (r > 0) runs.push_back(soup.gpu_ms);
+        }
         emit(c.name, c.volume, c.iso, o, "meniscus-vulkan-histopyramid", runs, vertices, vertices / 3,
              context->info().name, vtk_ms, "soup");
         if (o.check && vertices != mesh.triangles.size() * 3) {

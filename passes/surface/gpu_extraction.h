@@ -1,0 +1,27 @@
+#pragma once
+// Running a GpuHistoPyramid once, outside a frame, and reading its surface back: for
+// `meniscus mesh --sim vulkan`, the benchmark and the CPU-reference tests. Two submissions:
+// the first builds the pyramid and reads the vertex count, the second extracts that many.
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "passes/surface/histopyramid_gpu.h"
+
+namespace meniscus::profile {
+class GpuPassTimer;
+}
+
+namespace meniscus::passes {
+
+struct GpuSoup {
+  std::vector<glm::vec3> positions;  // 3 per triangle
+  std::vector<glm::vec3> normals;
+  std::vector<uint64_t> edges;       // the cube edge of each vertex (see MarchingCubes::edge_id)
+  double gpu_ms = 0;                 // build + extraction passes, from GPU timestamps (0 without)
+};
+
+GpuSoup extract_on_gpu(const Context& context, GpuHistoPyramid& pyramid, float iso);
+
+}  // namespace meniscus::passes

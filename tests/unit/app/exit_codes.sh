@@ -31,7 +31,7 @@ expect 2 "--frames" capture "$tmp/nan.toml" --frames zero
 expect 2 "unknown command" explode
 expect 0 "meniscus 0." --version
 expect 0 "triangles" mesh sphere:24 --iso 0 -o "$tmp/sphere.ply"
-expect 0 "(vulkan)" mesh sphere:24 --iso 0 --sim vulkan --validation -o "$tmp/sphere_gpu.obj"
+expect 0 "cells/s, vulkan" mesh sphere:24 --iso 0 --sim vulkan --validation -o "$tmp/sphere_gpu.obj"
 expect 2 "--sim: expected cpu or vulkan" mesh sphere:24 --iso 0 --sim cuda -o "$tmp/x.ply"
 expect 2 "outside the data range" mesh cayley:16 --iso 9 -o "$tmp/x.ply"
 expect 2 "--iso is required" mesh cayley:16 -o "$tmp/x.ply"

@@ -4,6 +4,8 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -103,6 +105,12 @@ void emit(const std::string& case_name, const sim::Volume& volume, float iso, co
 
 int run_mc(int argc, char** argv) {
   const Options o = parse(argc, argv);
+  // Large blocks are otherwise mmap'd and unmapped on every run, and page faults are what
+  // such a run then measures (on this VM they cost more than the algorithm). Keep freed memory
+  // in the heap so both implementations, which allocate their outputs per run, are timed on
+  // warm memory.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, -1);
   tbb::global_control threads(tbb::global_control::max_allowed_parallelism, size_t(o.threads));
   log::set_quiet(true);
   std::unique_ptr<Context> context;

@@ -30,6 +30,22 @@ void store(uint8_t* p, uint32_t width, uint32_t value) {
   }
 }
 
+// One level from the one below, for component types Below and Out (the widths are fixed per
+// level, so the inner loop carries no per-component switch).
+template <typename Below, typename Out>
+void sum_typed(const uint8_t* below_bytes, uint32_t below_side, uint8_t* out_bytes, uint32_t side) {
+  const auto* below = reinterpret_cast<const Below*>(below_bytes);
+  auto* out = reinterpret_cast<Out*>(out_bytes);
+  tbb::parallel_for(tbb::blocked_range<uint32_t>(0, side), [&](const tbb::blocked_range<uint32_t>& rows) {
+    for (uint32_t j = rows.begin(); j != rows.end(); ++j)
+      for (uint32_t i = 0; i < side; ++i)
+        for (uint32_t c = 0; c < 4; ++c) {
+          const Below* t = below + (size_t(2 * j + (c >> 1)) * below_side + 2 * i + (c & 1)) * 4;
+          out[(size_t(j) * side + i) * 4 + c] = Out(uint32_t(t[0]) + t[1] + t[2] + t[3]);
+        }
+  });
+}
+
 // Below this level the descent runs sequentially inside one task.
 constexpr size_t kParallelAbove = 3;
 
@@ -72,6 +88,20 @@ std::vector<uint8_t>& HistoPyramid::prepare_level0(uint32_t side) {
 
 void HistoPyramid::build() { build_levels(); }
 
+void HistoPyramid::sum_level(const Level& below, Level& level) {
+  const uint8_t* in = below.bytes.data();
+  uint8_t* out = level.bytes.data();
+  const uint32_t key = below.width * 8 + level.width;
+  switch (key) {
+    case 1 * 8 + 1: sum_typed<uint8_t, uint8_t>(in, below.side, out, level.side); break;
+    case 1 * 8 + 2: sum_typed<uint8_t, uint16_t>(in, below.side, out, level.side); break;
+    case 2 * 8 + 2: sum_typed<uint16_t, uint16_t>(in, below.side, out, level.side); break;
+    case 2 * 8 + 4: sum_typed<uint16_t, uint32_t>(in, below.side, out, level.side); break;
+    case 4 * 8 + 4: sum_typed<uint32_t, uint32_t>(in, below.side, out, level.side); break;
+    default: throw std::logic_error("HistoPyramid: unexpected level widths");
+  }
+}
+
 void HistoPyramid::build_levels() {
   uint64_t component_max = kMaxBaseCount;
   size_t count = 1;
@@ -83,16 +113,7 @@ void HistoPyramid::build_levels() {
     level.side = below.side / 2;
     level.width = width_for(component_max);
     level.bytes.resize(size_t(level.side) * level.side * 4 * level.width);  // every byte is written below
-    const uint32_t bw = below.width, w = level.width, bs = below.side, s = level.side;
-    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, s), [&](const tbb::blocked_range<uint32_t>& rows) {
-      for (uint32_t j = rows.begin(); j != rows.end(); ++j)
-        for (uint32_t i = 0; i < s; ++i)
-          for (uint32_t c = 0; c < 4; ++c) {
-            const uint8_t* t = below.bytes.data() + (size_t(2 * j + (c >> 1)) * bs + 2 * i + (c & 1)) * 4 * bw;
-            const uint32_t sum = load(t, bw) + load(t + bw, bw) + load(t + 2 * bw, bw) + load(t + 3 * bw, bw);
-            store(level.bytes.data() + ((size_t(j) * s + i) * 4 + c) * w, w, sum);
-          }
-    });
+    sum_level(below, level);
     ++count;
   }
   levels_.resize(count);

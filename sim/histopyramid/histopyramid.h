@@ -57,6 +57,7 @@ class HistoPyramid {
     std::vector<uint8_t> bytes;
   };
   void build_levels();
+  static void sum_level(const Level& below, Level& level);
   void descend(size_t level, uint32_t i, uint32_t j, uint64_t first,
                const std::function<void(uint32_t, uint64_t, uint32_t)>& visit) const;
 

@@ -149,6 +149,10 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
         auto column = [&](uint32_t x) {
           return kSpread[(a[x] >= iso) << 3 | (b[x] >= iso) << 2 | (c[x] >= iso) << 1 | (d[x] >= iso)];
         };
+        // Where this cell row sits in the flat layout, and its level-0 texel row.
+        const uint32_t u0 = (z % layout.tiles_per_row) * cells.x;
+        const uint32_t v = (z / layout.tiles_per_row) * cells.y + y;
+        const size_t row_texels = size_t(v / 2) * level_side * 4 + 2 * (v & 1);
         uint8_t previous = column(0);
         for (uint32_t x = 0; x < cells.x; ++x) {
           const uint8_t next = column(x + 1);
@@ -156,9 +160,8 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
           previous = next;
           const uint8_t triangles = cases[mc_case].triangles;
           if (!triangles) continue;
-          const uint32_t element = layout.element_of(x, y, z);
-          const uint32_t u = element % layout.side, v = element / layout.side;
-          level0[(size_t(v / 2) * level_side + u / 2) * 4 + (u & 1) + 2 * (v & 1)] = uint8_t(3 * triangles);
+          const uint32_t u = u0 + x;
+          level0[row_texels + u / 2 * 4 + (u & 1)] = uint8_t(3 * triangles);
         }
       }
   });

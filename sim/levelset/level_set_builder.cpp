@@ -1,0 +1,64 @@
+#include "sim/levelset/level_set_builder.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace meniscus::sim::levelset {
+namespace {
+
+int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+void fill_tile(SortedTileList& list, uint32_t id, TileCoord c, const DistanceFn& sdf) {
+  float* v = list.tile(id);
+  const float gamma = list.gamma();
+  for (int z = 0; z < kTileSide; ++z)
+    for (int y = 0; y < kTileSide; ++y)
+      for (int x = 0; x < kTileSide; ++x) {
+        const glm::vec3 p(c.x * kTileSide + x, c.y * kTileSide + y, c.z * kTileSide + z);
+        v[SortedTileList::voxel_index(x, y, z)] = std::clamp(sdf(p), -gamma, gamma);
+      }
+  list.update_flags(id);
+}
+
+}  // namespace
+
+void build_from_sdf(SortedTileList& list, const DistanceFn& sdf, glm::ivec3 voxel_min, glm::ivec3 voxel_max) {
+  const TileCoord lo{floor_div(voxel_min.x, kTileSide), floor_div(voxel_min.y, kTileSide), floor_div(voxel_min.z, kTileSide)};
+  const TileCoord hi{floor_div(voxel_max.x - 1, kTileSide), floor_div(voxel_max.y - 1, kTileSide),
+                     floor_div(voxel_max.z - 1, kTileSide)};
+  require_representable(lo, "level set domain");
+  require_representable(hi, "level set domain");
+  const float gamma = list.gamma();
+  const float half_diagonal = 0.5f * std::sqrt(3.0f) * (kTileSide - 1);
+  std::vector<uint32_t> keys;
+  for (int z = lo.z; z <= hi.z; ++z)  // (z, y, x) loops produce keys in increasing order
+    for (int y = lo.y; y <= hi.y; ++y)
+      for (int x = lo.x; x <= hi.x; ++x) {
+        const glm::vec3 centre = glm::vec3(x, y, z) * float(kTileSide) + 0.5f * (kTileSide - 1);
+        if (std::abs(sdf(centre)) >= gamma + half_diagonal) continue;
+        // Examine the voxels: keep the tile only if one of them is inside the band.
+        bool band = false;
+        for (int k = 0; k < kTileVoxels && !band; ++k) {
+          const glm::vec3 p = glm::vec3(x, y, z) * float(kTileSide) + glm::vec3(k % 4, k / 4 % 4, k / 16);
+          band = std::abs(sdf(p)) < gamma;
+        }
+        if (band) keys.push_back(key_of({x, y, z}));
+      }
+  list.insert(keys, gamma);
+  for (const TileEntry& e : list.active()) fill_tile(list, e.id, coord_of(e.key), sdf);
+}
+
+void resample(SortedTileList& list, const DistanceFn& sdf) {
+  for (const TileEntry& e : list.active()) fill_tile(list, e.id, coord_of(e.key), sdf);
+}
+
+float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign) {
+  const TileCoord c{floor_div(voxel.x, kTileSide), floor_div(voxel.y, kTileSide), floor_div(voxel.z, kTileSide)};
+  if (!representable(c)) return outside_sign * list.gamma();
+  const auto at = list.find(key_of(c));
+  if (!at) return outside_sign * list.gamma();
+  const glm::ivec3 local = voxel - glm::ivec3(c.x, c.y, c.z) * kTileSide;
+  return list.tile(list.active()[*at].id)[SortedTileList::voxel_index(local.x, local.y, local.z)];
+}
+
+}  // namespace meniscus::sim::levelset

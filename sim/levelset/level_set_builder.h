@@ -1,0 +1,27 @@
+#pragma once
+// Building a sorted tile list from a signed distance function sampled at voxel centres
+// (voxel (i, j, k) is the point (i, j, k) in voxel units; negative inside).
+#include <functional>
+
+#include <glm/glm.hpp>
+
+#include "sim/levelset/sorted_tile_list.h"
+
+namespace meniscus::sim::levelset {
+
+using DistanceFn = std::function<float(glm::vec3)>;
+
+// Adds every tile of [voxel_min, voxel_max) that holds a voxel with |sdf| < γ, values clamped
+// to [-γ, γ]. A tile is examined only if its centre is within γ + its half-diagonal (the SDF is
+// 1-Lipschitz), so the cost follows the surface, not the domain. Throws InputError when the
+// domain does not fit 32-bit tile keys.
+void build_from_sdf(SortedTileList& list, const DistanceFn& sdf, glm::ivec3 voxel_min, glm::ivec3 voxel_max);
+
+// Re-samples the SDF into every active tile and refreshes its flags (for tests that move an
+// analytic surface and let tile management follow it).
+void resample(SortedTileList& list, const DistanceFn& sdf);
+
+// φ at a voxel: its tile's value, or ±γ (by `outside_sign`) where no tile is active.
+float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign = 1.0f);
+
+}  // namespace meniscus::sim::levelset

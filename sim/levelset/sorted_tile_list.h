@@ -1,0 +1,88 @@
+#pragma once
+// The Sorted Tile List (Jalba, van der Laan, Roerdink 2013, §3.2-3.3): the narrow band of a
+// level set as 4^3 tiles of floats, listed in lexicographic (z, y, x) order of their
+// coordinates, each list entry naming the tile's slot in a pool of tile storage. Free slots
+// wait on a LIFO stack; when it runs dry the pool grows by reallocation and the status record
+// of the management step says so.
+//
+// Per tile, two sets of 26 direction bits:
+//  - activity: the tile's layer of voxels facing direction d holds a value inside (-γ, γ), so
+//    the neighbour in direction d is needed next step; bit 26: the tile itself holds one.
+//  - border: the facing layer is inside the interface (negative), so a missing neighbour
+//    there reads as -γ rather than +γ.
+// manage() is the paper's tile-management step (count, prefix sum, status, index, update)
+// done as one ordered pass over the dilated active list (Algorithm 2): it creates requested
+// tiles, frees unneeded ones and keeps the list sorted without ever sorting it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/levelset/tile_key.h"
+
+namespace meniscus::sim::levelset {
+
+inline constexpr int kTileSide = 4;
+inline constexpr int kTileVoxels = kTileSide * kTileSide * kTileSide;
+inline constexpr uint32_t kSelfActive = 1u << 26;
+
+// The paper's 16-byte status record for the CPU after tile management.
+struct TileStatus {
+  uint32_t added = 0;
+  uint32_t removed = 0;
+  uint32_t kept = 0;
+  uint32_t grown = 0;  // pool slots added by reallocation in this step (0: none)
+};
+static_assert(sizeof(TileStatus) == 16);
+
+struct TileEntry {
+  uint32_t key;
+  uint32_t id;
+};
+
+class SortedTileList {
+ public:
+  explicit SortedTileList(float gamma, uint32_t initial_capacity = 64);
+
+  float gamma() const { return gamma_; }
+  size_t size() const { return active_.size(); }
+  const std::vector<TileEntry>& active() const { return active_; }
+  uint32_t capacity() const { return capacity_; }
+  const std::vector<uint32_t>& free_stack() const { return free_; }
+
+  float* tile(uint32_t id) { return values_.data() + size_t(id) * kTileVoxels; }
+  const float* tile(uint32_t id) const { return values_.data() + size_t(id) * kTileVoxels; }
+  static int voxel_index(int x, int y, int z) { return (z * kTileSide + y) * kTileSide + x; }
+
+  uint32_t activity(uint32_t id) const { return activity_[id]; }
+  uint32_t border(uint32_t id) const { return border_[id]; }
+  // Recomputes a tile's activity and border flags from its values (after they changed).
+  void update_flags(uint32_t id);
+
+  // Position in the active list of the tile with `key` (binary search).
+  std::optional<size_t> find(uint32_t key) const;
+
+  // Adds tiles at `keys` (strictly increasing, none present yet) filled with `fill`, merging
+  // them into the list in order. For building a level set; evolution uses manage().
+  void insert(const std::vector<uint32_t>& keys, float fill);
+
+  TileStatus manage();
+
+  // Empty when the structure is consistent: keys strictly increasing, ids unique and in the
+  // pool, free stack and active ids partitioning the pool. Otherwise what is wrong.
+  std::string check_invariants() const;
+
+ private:
+  uint32_t allocate(TileStatus& status);
+  void grow(uint32_t at_least);
+
+  float gamma_;
+  uint32_t capacity_ = 0;
+  std::vector<TileEntry> active_;
+  std::vector<uint32_t> free_;  // top of the stack at the back
+  std::vector<float> values_;
+  std::vector<uint32_t> activity_;
+  std::vector<uint32_t> border_;
+};
+
+}  // namespace meniscus::sim::levelset

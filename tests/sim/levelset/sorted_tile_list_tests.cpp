@@ -1,0 +1,109 @@
+// The Sorted Tile List's structure and tile management, on analytic surfaces.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <set>
+
+#include "engine/core/error.h"
+#include "sim/levelset/level_set_builder.h"
+
+namespace meniscus::sim::levelset {
+namespace {
+
+DistanceFn sphere(glm::vec3 centre, float radius) {
+  return [=](glm::vec3 p) { return glm::length(p - centre) - radius; };
+}
+
+// Every voxel of the box with |sdf| < γ must lie in an active tile (the narrow band is covered).
+size_t uncovered_band_voxels(const SortedTileList& list, const DistanceFn& sdf, glm::ivec3 lo, glm::ivec3 hi) {
+  size_t missing = 0;
+  for (int z = lo.z; z < hi.z; ++z)
+    for (int y = lo.y; y < hi.y; ++y)
+      for (int x = lo.x; x < hi.x; ++x) {
+        if (std::abs(sdf(glm::vec3(x, y, z))) >= list.gamma()) continue;
+        const TileCoord c{x / kTileSide, y / kTileSide, z / kTileSide};
+        missing += !list.find(key_of(c)).has_value();
+      }
+  return missing;
+}
+
+}  // namespace
+
+TEST_CASE("a sphere's narrow band is covered by a sorted, consistent tile list", "[levelset][stl]") {
+  SortedTileList list(1.5f, 8);  // small pool: building it must grow by reallocation
+  const DistanceFn sdf = sphere({40.3f, 38.7f, 41.1f}, 20.0f);
+  build_from_sdf(list, sdf, {0, 0, 0}, {84, 84, 84});
+  INFO(list.check_invariants());
+  CHECK(list.check_invariants().empty());
+  CHECK(list.size() > 100);
+  CHECK(list.capacity() >= list.size());
+  CHECK(uncovered_band_voxels(list, sdf, {0, 0, 0}, {84, 84, 84}) == 0);
+  // Values are clamped to the band and carry the distance where inside it.
+  CHECK(sample(list, {60, 39, 41}) == Approx(std::clamp(sdf({60, 39, 41}), -1.5f, 1.5f)));
+  CHECK(sample(list, {40, 39, 41}) == 1.5f);  // the centre holds no tile: reads as the fallback
+}
+
+TEST_CASE("find agrees with a set of keys", "[levelset][stl]") {
+  SortedTileList list(1.5f);
+  std::mt19937 rng(3);
+  std::set<uint32_t> keys;
+  while (keys.size() < 500) keys.insert(key_of({int(rng() % 64), int(rng() % 64), int(rng() % 64)}));
+  list.insert(std::vector<uint32_t>(keys.begin(), keys.end()), 1.5f);
+  CHECK(list.check_invariants().empty());
+  for (int i = 0; i < 2000; ++i) {
+    const uint32_t probe = key_of({int(rng() % 64), int(rng() % 64), int(rng() % 64)});
+    const auto at = list.find(probe);
+    CHECK(at.has_value() == keys.count(probe) > 0);
+    if (at) CHECK(list.active()[*at].key == probe);
+  }
+}
+
+TEST_CASE("tile management follows a moving surface and keeps every invariant", "[levelset][stl][management]") {
+  // The sphere moves 0.7 voxels per step (less than a tile, as a CFL-limited front does);
+  // after each management step the band must still be covered, the list sorted, the pool
+  // partitioned between the free stack and the active tiles.
+  SortedTileList list(1.5f, 16);
+  glm::vec3 centre(30.0f, 30.0f, 30.0f);
+  build_from_sdf(list, sphere(centre, 12.0f), {0, 0, 0}, {96, 96, 96});
+  uint32_t added = 0, removed = 0;
+  for (int step = 0; step < 40; ++step) {
+    centre += glm::vec3(0.7f, 0.35f, 0.5f);
+    const TileStatus status = list.manage();
+    added += status.added;
+    removed += status.removed;
+    CHECK(status.added + status.kept == list.size());
+    resample(list, sphere(centre, 12.0f));
+    INFO("step " << step << ": " << list.check_invariants());
+    REQUIRE(list.check_invariants().empty());
+    REQUIRE(uncovered_band_voxels(list, sphere(centre, 12.0f), {0, 0, 0}, {96, 96, 96}) == 0);
+  }
+  CHECK(added > 0);
+  CHECK(removed > 0);
+  // Tiles the sphere left behind were removed: the list stays the size of the band.
+  SortedTileList fresh(1.5f);
+  build_from_sdf(fresh, sphere(centre, 12.0f), {0, 0, 0}, {96, 96, 96});
+  CHECK(list.size() <= fresh.size() * 2);
+}
+
+TEST_CASE("slots are reused last-in first-out and the pool only grows when the stack is empty", "[levelset][stl]") {
+  SortedTileList list(1.5f, 4);
+  list.insert({key_of({1, 1, 1}), key_of({2, 1, 1})}, 1.5f);
+  CHECK(list.capacity() == 4);
+  list.insert({key_of({0, 2, 1}), key_of({1, 2, 1}), key_of({2, 2, 1})}, 1.5f);
+  CHECK(list.capacity() == 8);  // doubled once
+  CHECK(list.check_invariants().empty());
+  // All tiles are outside the band: management frees every one of them.
+  const TileStatus status = list.manage();
+  CHECK(status.removed == 5);
+  CHECK(list.size() == 0);
+  CHECK(list.free_stack().size() == list.capacity());
+  CHECK(list.check_invariants().empty());
+}
+
+TEST_CASE("a domain beyond 32-bit tile keys is an error", "[levelset][errors]") {
+  SortedTileList list(1.5f);
+  CHECK_THROWS_AS(build_from_sdf(list, sphere({0, 0, 0}, 5), {0, 0, 0}, {9000, 16, 16}), InputError);
+  CHECK_THROWS_AS(build_from_sdf(list, sphere({0, 0, 0}, 5), {-8, 0, 0}, {16, 16, 16}), InputError);
+}
+
+}  // namespace meniscus::sim::levelset

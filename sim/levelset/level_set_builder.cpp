@@ -52,13 +52,17 @@ void resample(SortedTileList& list, const DistanceFn& sdf) {
   for (const TileEntry& e : list.active()) fill_tile(list, e.id, coord_of(e.key), sdf);
 }
 
-float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign) {
+std::optional<float> value_at(const SortedTileList& list, glm::ivec3 voxel) {
   const TileCoord c{floor_div(voxel.x, kTileSide), floor_div(voxel.y, kTileSide), floor_div(voxel.z, kTileSide)};
-  if (!representable(c)) return outside_sign * list.gamma();
+  if (!representable(c)) return std::nullopt;
   const auto at = list.find(key_of(c));
-  if (!at) return outside_sign * list.gamma();
+  if (!at) return std::nullopt;
   const glm::ivec3 local = voxel - glm::ivec3(c.x, c.y, c.z) * kTileSide;
   return list.tile(list.active()[*at].id)[SortedTileList::voxel_index(local.x, local.y, local.z)];
+}
+
+float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign) {
+  return value_at(list, voxel).value_or(outside_sign * list.gamma());
 }
 
 }  // namespace meniscus::sim::levelset

@@ -2,6 +2,7 @@
 // Building a sorted tile list from a signed distance function sampled at voxel centres
 // (voxel (i, j, k) is the point (i, j, k) in voxel units; negative inside).
 #include <functional>
+#include <optional>
 
 #include <glm/glm.hpp>
 
@@ -23,5 +24,7 @@ void resample(SortedTileList& list, const DistanceFn& sdf);
 
 // φ at a voxel: its tile's value, or ±γ (by `outside_sign`) where no tile is active.
 float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign = 1.0f);
+// φ at a voxel when an active tile holds it.
+std::optional<float> value_at(const SortedTileList& list, glm::ivec3 voxel);
 
 }  // namespace meniscus::sim::levelset

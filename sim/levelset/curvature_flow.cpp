@@ -1,0 +1,105 @@
+#include "sim/levelset/curvature_flow.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace meniscus::sim::levelset {
+namespace {
+
+constexpr int kBlock = kTileSide + 2;
+
+int block_index(int x, int y, int z) { return (z * kBlock + y) * kBlock + x; }
+
+// Direction index (into neighbour_offsets) of offset (dx, dy, dz), each in {-1, 0, 1}.
+int direction_of(int dx, int dy, int dz) {
+  const int linear = (dz + 1) * 9 + (dy + 1) * 3 + (dx + 1);  // 0..26, 13 is the centre
+  return linear < 13 ? linear : linear - 1;
+}
+
+}  // namespace
+
+void find_neighbours(const SortedTileList& list, size_t index, uint32_t neighbours[26]) {
+  const TileCoord c = coord_of(list.active()[index].key);
+  const auto& offsets = neighbour_offsets();
+  for (int d = 0; d < 26; ++d) {
+    const TileCoord n{c.x + offsets[d].x, c.y + offsets[d].y, c.z + offsets[d].z};
+    neighbours[d] = UINT32_MAX;
+    if (!representable(n)) continue;
+    if (const auto at = list.find(key_of(n))) neighbours[d] = list.active()[*at].id;
+  }
+}
+
+void gather_block(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[216]) {
+  const float gamma = list.gamma();
+  const uint32_t border = list.border(id);
+  for (int z = -1; z <= kTileSide; ++z)
+    for (int y = -1; y <= kTileSide; ++y)
+      for (int x = -1; x <= kTileSide; ++x) {
+        const int dx = x < 0 ? -1 : x >= kTileSide ? 1 : 0;
+        const int dy = y < 0 ? -1 : y >= kTileSide ? 1 : 0;
+        const int dz = z < 0 ? -1 : z >= kTileSide ? 1 : 0;
+        float value;
+        if (!dx && !dy && !dz) {
+          value = list.tile(id)[SortedTileList::voxel_index(x, y, z)];
+        } else {
+          const int d = direction_of(dx, dy, dz);
+          const uint32_t n = neighbours[d];
+          if (n == UINT32_MAX) {
+            value = (border & (1u << d)) ? -gamma : gamma;
+          } else {
+            value = list.tile(n)[SortedTileList::voxel_index(x - dx * kTileSide, y - dy * kTileSide, z - dz * kTileSide)];
+          }
+        }
+        block[block_index(x + 1, y + 1, z + 1)] = value;
+      }
+}
+
+float CurvatureFlow::max_time_step() const { return 0.9f / (6.0f * alpha_); }
+
+void CurvatureFlow::step(SortedTileList& list, float dt) {
+  const auto& active = list.active();
+  next_.resize(active.size() * kTileVoxels);
+  const float gamma = list.gamma();
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, active.size(), 16), [&](const tbb::blocked_range<size_t>& chunk) {
+    float block[kBlock * kBlock * kBlock];
+    uint32_t neighbours[26];
+    for (size_t i = chunk.begin(); i != chunk.end(); ++i) {
+      find_neighbours(list, i, neighbours);
+      gather_block(list, active[i].id, neighbours, block);
+      float* out = next_.data() + i * kTileVoxels;
+      for (int z = 1; z <= kTileSide; ++z)
+        for (int y = 1; y <= kTileSide; ++y)
+          for (int x = 1; x <= kTileSide; ++x) {
+            auto f = [&](int ox, int oy, int oz) { return block[block_index(x + ox, y + oy, z + oz)]; };
+            const float c = f(0, 0, 0);
+            const float fx = 0.5f * (f(1, 0, 0) - f(-1, 0, 0));
+            const float fy = 0.5f * (f(0, 1, 0) - f(0, -1, 0));
+            const float fz = 0.5f * (f(0, 0, 1) - f(0, 0, -1));
+            const float fxx = f(1, 0, 0) - 2 * c + f(-1, 0, 0);
+            const float fyy = f(0, 1, 0) - 2 * c + f(0, -1, 0);
+            const float fzz = f(0, 0, 1) - 2 * c + f(0, 0, -1);
+            const float fxy = 0.25f * (f(1, 1, 0) - f(1, -1, 0) - f(-1, 1, 0) + f(-1, -1, 0));
+            const float fxz = 0.25f * (f(1, 0, 1) - f(1, 0, -1) - f(-1, 0, 1) + f(-1, 0, -1));
+            const float fyz = 0.25f * (f(0, 1, 1) - f(0, 1, -1) - f(0, -1, 1) + f(0, -1, -1));
+            const float g2 = fx * fx + fy * fy + fz * fz;
+            // κ|∇φ| = (φxx(φy²+φz²) + φyy(φx²+φz²) + φzz(φx²+φy²) − 2φxφyφxy − 2φxφzφxz − 2φyφzφyz) / |∇φ|²
+            const float numerator = fxx * (fy * fy + fz * fz) + fyy * (fx * fx + fz * fz) + fzz * (fx * fx + fy * fy) -
+                                    2 * (fx * fy * fxy + fx * fz * fxz + fy * fz * fyz);
+            const float speed = g2 > 1e-12f ? numerator / g2 : 0.0f;
+            out[SortedTileList::voxel_index(x - 1, y - 1, z - 1)] = std::clamp(c + dt * alpha_ * speed, -gamma, gamma);
+          }
+    }
+  });
+  // Every tile read the old values; now the new ones replace them and the flags follow.
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, active.size()), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i != r.end(); ++i) {
+      std::copy_n(next_.data() + i * kTileVoxels, kTileVoxels, list.tile(active[i].id));
+      list.update_flags(active[i].id);
+    }
+  });
+}
+
+}  // namespace meniscus::sim::levelset

@@ -7,12 +7,16 @@
 
 namespace meniscus::cuda_api {
 
-// Imports an opaque-fd dedicated allocation; returns the external memory and a device pointer.
+// Imports an opaque-fd dedicated allocation of `allocation_size` bytes and maps its first
+// `buffer_size` bytes; returns the cudaExternalMemory_t and the device pointer. Takes the fd
+// in every case: CUDA owns it after a successful import, and it is closed on failure.
 void import_buffer(int fd, uint64_t allocation_size, uint64_t buffer_size, void** external_memory, void** device_pointer);
-void release_buffer(void* external_memory, void* device_pointer);
+// Frees the mapped pointer, then destroys the external memory (the Vulkan memory is freed after).
+void release_buffer(void* external_memory, void* device_pointer) noexcept;
 
+// Imports a Vulkan timeline semaphore's opaque fd; takes the fd as import_buffer does.
 void* import_timeline(int fd);
-void release_timeline(void* semaphore);
+void release_timeline(void* semaphore) noexcept;
 void wait_timeline(void* semaphore, uint64_t value, void* stream);
 void signal_timeline(void* semaphore, uint64_t value, void* stream);
 

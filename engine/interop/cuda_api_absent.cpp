@@ -1,5 +1,7 @@
 // Built when nvcc was not found: every CUDA interop request is a clear error, never a silent
 // fallback (the caller chose CUDA explicitly, or resolve_backend would have picked the CPU).
+#include <unistd.h>
+
 #include <optional>
 #include <string>
 
@@ -13,10 +15,16 @@ namespace {
 }  // namespace
 
 namespace cuda_api {
-void import_buffer(int, uint64_t, uint64_t, void**, void**) { absent(); }
-void release_buffer(void*, void*) {}
-void* import_timeline(int) { absent(); }
-void release_timeline(void*) {}
+void import_buffer(int fd, uint64_t, uint64_t, void**, void**) {
+  close(fd);
+  absent();
+}
+void release_buffer(void*, void*) noexcept {}
+void* import_timeline(int fd) {
+  close(fd);
+  absent();
+}
+void release_timeline(void*) noexcept {}
 void wait_timeline(void*, uint64_t, void*) { absent(); }
 void signal_timeline(void*, uint64_t, void*) { absent(); }
 }  // namespace cuda_api
@@ -24,7 +32,7 @@ void signal_timeline(void*, uint64_t, void*) { absent(); }
 bool cuda_built() { return false; }
 
 std::optional<int> find_cuda_device(const DeviceInfo&, std::string* why) {
-  if (why) *why = "built without CUDA";
+  if (why) *why = "built without CUDA (MENISCUS_CUDA=OFF or no nvcc)";
   return std::nullopt;
 }
 

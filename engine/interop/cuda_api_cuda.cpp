@@ -2,6 +2,7 @@
 // dedicated opaque-fd allocation and mapped as one buffer; the timeline semaphore imported as
 // cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd and waited/signalled with fence values.
 #include <cuda_runtime.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <optional>
@@ -12,15 +13,23 @@
 #include "engine/interop/cuda_api.h"
 #include "engine/interop/cuda_device.h"
 
-#define CUDA_CHECK(call)                                                                          \
-  do {                                                                                            \
-    cudaError_t cuda_check_error_ = (call);                                                       \
-    if (cuda_check_error_ != cudaSuccess)                                                         \
-      throw ::meniscus::DeviceError(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + \
-                                    #call + " failed: " + cudaGetErrorString(cuda_check_error_)); \
+namespace meniscus {
+namespace {
+
+[[noreturn]] void throw_cuda(cudaError_t error, const char* call, const char* file, int line) {
+  throw DeviceError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+                    cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")");
+}
+
+}  // namespace
+
+#define MENISCUS_CUDA_CHECK(call)                                          \
+  do {                                                                     \
+    const cudaError_t cuda_check_error_ = (call);                          \
+    if (cuda_check_error_ != cudaSuccess)                                  \
+      ::meniscus::throw_cuda(cuda_check_error_, #call, __FILE__, __LINE__); \
   } while (0)
 
-namespace meniscus {
 namespace cuda_api {
 
 void import_buffer(int fd, uint64_t allocation_size, uint64_t buffer_size, void** external_memory, void** device_pointer) {
@@ -30,17 +39,26 @@ void import_buffer(int fd, uint64_t allocation_size, uint64_t buffer_size, void*
   desc.size = allocation_size;
   desc.flags = cudaExternalMemoryDedicated;
   cudaExternalMemory_t memory = nullptr;
-  CUDA_CHECK(cudaImportExternalMemory(&memory, &desc));
+  const cudaError_t imported = cudaImportExternalMemory(&memory, &desc);
+  if (imported != cudaSuccess) {
+    close(fd);  // still ours: CUDA takes the fd only on success
+    throw_cuda(imported, "cudaImportExternalMemory(opaque fd, dedicated)", __FILE__, __LINE__);
+  }
   cudaExternalMemoryBufferDesc buffer{};
   buffer.offset = 0;
   buffer.size = buffer_size;
   void* pointer = nullptr;
-  CUDA_CHECK(cudaExternalMemoryGetMappedBuffer(&pointer, memory, &buffer));
+  const cudaError_t mapped = cudaExternalMemoryGetMappedBuffer(&pointer, memory, &buffer);
+  if (mapped != cudaSuccess) {
+    cudaDestroyExternalMemory(memory);  // closes the fd CUDA now owns
+    throw_cuda(mapped, "cudaExternalMemoryGetMappedBuffer", __FILE__, __LINE__);
+  }
   *external_memory = memory;
   *device_pointer = pointer;
 }
 
-void release_buffer(void* external_memory, void* device_pointer) {
+void release_buffer(void* external_memory, void* device_pointer) noexcept {
+  // Nothing may still be writing the memory when Vulkan frees it.
   cudaDeviceSynchronize();
   if (device_pointer) cudaFree(device_pointer);
   cudaDestroyExternalMemory(static_cast<cudaExternalMemory_t>(external_memory));
@@ -51,11 +69,15 @@ void* import_timeline(int fd) {
   desc.type = cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd;
   desc.handle.fd = fd;
   cudaExternalSemaphore_t semaphore = nullptr;
-  CUDA_CHECK(cudaImportExternalSemaphore(&semaphore, &desc));
+  const cudaError_t imported = cudaImportExternalSemaphore(&semaphore, &desc);
+  if (imported != cudaSuccess) {
+    close(fd);
+    throw_cuda(imported, "cudaImportExternalSemaphore(timeline semaphore fd)", __FILE__, __LINE__);
+  }
   return semaphore;
 }
 
-void release_timeline(void* semaphore) {
+void release_timeline(void* semaphore) noexcept {
   cudaDeviceSynchronize();
   cudaDestroyExternalSemaphore(static_cast<cudaExternalSemaphore_t>(semaphore));
 }
@@ -64,14 +86,14 @@ void wait_timeline(void* semaphore, uint64_t value, void* stream) {
   cudaExternalSemaphoreWaitParams params{};
   params.params.fence.value = value;
   auto handle = static_cast<cudaExternalSemaphore_t>(semaphore);
-  CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&handle, &params, 1, static_cast<cudaStream_t>(stream)));
+  MENISCUS_CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&handle, &params, 1, static_cast<cudaStream_t>(stream)));
 }
 
 void signal_timeline(void* semaphore, uint64_t value, void* stream) {
   cudaExternalSemaphoreSignalParams params{};
   params.params.fence.value = value;
   auto handle = static_cast<cudaExternalSemaphore_t>(semaphore);
-  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&handle, &params, 1, static_cast<cudaStream_t>(stream)));
+  MENISCUS_CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&handle, &params, 1, static_cast<cudaStream_t>(stream)));
 }
 
 }  // namespace cuda_api
@@ -82,19 +104,28 @@ std::optional<int> find_cuda_device(const DeviceInfo& vulkan_device, std::string
   int count = 0;
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess || count == 0) {
-    // "CUDA driver version is insufficient" is what a machine without an NVIDIA driver says.
-    if (why) *why = std::string("no CUDA device answers (") + (error != cudaSuccess ? cudaGetErrorString(error) : "0 devices") + ")";
+    // cudaErrorInsufficientDriver ("CUDA driver version is insufficient") is what a machine
+    // without an NVIDIA driver says; cudaErrorNoDevice one with a driver and no GPU.
+    if (why)
+      *why = std::string("no CUDA device answers: ") +
+             (error != cudaSuccess ? std::string(cudaGetErrorName(error)) + ", " + cudaGetErrorString(error)
+                                   : std::string("0 devices"));
+    cudaGetLastError();  // leave no sticky error behind for later calls
     return std::nullopt;
   }
+  std::string seen;
   for (int device = 0; device < count; ++device) {
     cudaDeviceProp properties{};
     if (cudaGetDeviceProperties(&properties, device) != cudaSuccess) continue;
     if (std::memcmp(properties.uuid.bytes, vulkan_device.uuid.data(), VK_UUID_SIZE) == 0) {
-      CUDA_CHECK(cudaSetDevice(device));
+      MENISCUS_CUDA_CHECK(cudaSetDevice(device));
       return device;
     }
+    seen += (seen.empty() ? "" : ", ") + std::string(properties.name);
   }
-  if (why) *why = "no CUDA device has the UUID of Vulkan device " + vulkan_device.name;
+  if (why)
+    *why = "no CUDA device has the UUID of Vulkan device " + vulkan_device.name + " (CUDA devices: " +
+           (seen.empty() ? std::string("none readable") : seen) + ")";
   return std::nullopt;
 }
 

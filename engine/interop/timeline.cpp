@@ -1,17 +1,23 @@
 #include "engine/interop/timeline.h"
 
-#include <unistd.h>
+#include <algorithm>
+#include <string>
 
 #include "engine/core/context.h"
 #include "engine/core/error.h"
 #include "engine/interop/cuda_api.h"
+#include "engine/interop/cuda_device.h"
 
 namespace meniscus {
 
 TimelineSemaphore::TimelineSemaphore(const Context& context, bool cuda_shared, uint64_t initial)
     : context_(context), last_signalled_(initial) {
-  if (cuda_shared && !context.info().external_memory_fd)
-    throw DeviceError("device " + context.info().name + " cannot export semaphores (VK_KHR_external_semaphore_fd)");
+  if (cuda_shared) {
+    if (!cuda_built()) throw DeviceError("timeline semaphore: Meniscus was built without CUDA (MENISCUS_CUDA=OFF or no nvcc)");
+    if (!context.info().external_memory_fd)
+      throw DeviceError("timeline semaphore: device " + context.info().name +
+                        " cannot export semaphores (needs VK_KHR_external_semaphore_fd)");
+  }
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
   type.initialValue = initial;
@@ -23,24 +29,29 @@ TimelineSemaphore::TimelineSemaphore(const Context& context, bool cuda_shared, u
   VK_CHECK(vkCreateSemaphore(context.device(), &info, nullptr, &semaphore_));
   if (!cuda_shared) return;
 
-  auto get_fd = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(context.device(), "vkGetSemaphoreFdKHR"));
-  VkSemaphoreGetFdInfoKHR fd_info{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
-  fd_info.semaphore = semaphore_;
-  fd_info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-  int fd = -1;
-  VK_CHECK(get_fd(context.device(), &fd_info, &fd));
   try {
-    cuda_semaphore_ = cuda_api::import_timeline(fd);
+    auto get_fd = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(context.device(), "vkGetSemaphoreFdKHR"));
+    if (!get_fd) throw DeviceError("vkGetSemaphoreFdKHR is not available on " + context.info().name);
+    VkSemaphoreGetFdInfoKHR fd_info{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
+    fd_info.semaphore = semaphore_;
+    fd_info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    int fd = -1;
+    VK_CHECK(get_fd(context.device(), &fd_info, &fd));
+    cuda_semaphore_ = cuda_api::import_timeline(fd);  // takes the fd
   } catch (...) {
-    close(fd);
+    release();
     throw;
   }
 }
 
-TimelineSemaphore::~TimelineSemaphore() {
+void TimelineSemaphore::release() noexcept {
   if (cuda_semaphore_) cuda_api::release_timeline(cuda_semaphore_);
-  vkDestroySemaphore(context_.device(), semaphore_, nullptr);
+  cuda_semaphore_ = nullptr;
+  if (semaphore_) vkDestroySemaphore(context_.device(), semaphore_, nullptr);
+  semaphore_ = VK_NULL_HANDLE;
 }
+
+TimelineSemaphore::~TimelineSemaphore() { release(); }
 
 uint64_t TimelineSemaphore::value() const {
   uint64_t value = 0;
@@ -48,10 +59,16 @@ uint64_t TimelineSemaphore::value() const {
   return value;
 }
 
-void TimelineSemaphore::signal(uint64_t value) {
+void TimelineSemaphore::require_increase(uint64_t value, const char* who) {
+  // A queue submission may have moved the counter past what this object signalled itself.
+  last_signalled_ = std::max(last_signalled_, this->value());
   if (value <= last_signalled_)
-    throw DeviceError("timeline semaphore: signal " + std::to_string(value) + " after " +
-                      std::to_string(last_signalled_) + " (values must increase)");
+    throw DeviceError(std::string("timeline semaphore: ") + who + " signal of " + std::to_string(value) +
+                      " after " + std::to_string(last_signalled_) + " (values must strictly increase)");
+}
+
+void TimelineSemaphore::signal(uint64_t value) {
+  require_increase(value, "host");
   VkSemaphoreSignalInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
   info.semaphore = semaphore_;
   info.value = value;
@@ -59,24 +76,27 @@ void TimelineSemaphore::signal(uint64_t value) {
   last_signalled_ = value;
 }
 
-void TimelineSemaphore::wait(uint64_t value) const {
+bool TimelineSemaphore::wait_for(uint64_t value, uint64_t timeout_ns) const {
   VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   info.semaphoreCount = 1;
   info.pSemaphores = &semaphore_;
   info.pValues = &value;
-  VK_CHECK(vkWaitSemaphores(context_.device(), &info, UINT64_MAX));
+  const VkResult result = vkWaitSemaphores(context_.device(), &info, timeout_ns);
+  if (result == VK_TIMEOUT) return false;
+  VK_CHECK(result);
+  return true;
 }
 
+void TimelineSemaphore::wait(uint64_t value) const { wait_for(value, UINT64_MAX); }
+
 void TimelineSemaphore::cuda_wait(uint64_t value, void* stream) const {
-  if (!cuda_semaphore_) throw DeviceError("timeline semaphore was not shared with CUDA");
+  if (!cuda_semaphore_) throw DeviceError("timeline semaphore: cuda_wait on a semaphore not shared with CUDA");
   cuda_api::wait_timeline(cuda_semaphore_, value, stream);
 }
 
 void TimelineSemaphore::cuda_signal(uint64_t value, void* stream) {
-  if (!cuda_semaphore_) throw DeviceError("timeline semaphore was not shared with CUDA");
-  if (value <= last_signalled_)
-    throw DeviceError("timeline semaphore: CUDA signal " + std::to_string(value) + " after " +
-                      std::to_string(last_signalled_) + " (values must increase)");
+  if (!cuda_semaphore_) throw DeviceError("timeline semaphore: cuda_signal on a semaphore not shared with CUDA");
+  require_increase(value, "CUDA");
   cuda_api::signal_timeline(cuda_semaphore_, value, stream);
   last_signalled_ = value;
 }

@@ -11,8 +11,14 @@
 
 namespace meniscus::sim {
 
-BallisticCpu::BallisticCpu(const BallisticParams& params) : params_(params), states_(params.count) {
+namespace {
+const BallisticParams& validated(const BallisticParams& params) {
   params.validate();
+  return params;
+}
+}  // namespace
+
+BallisticCpu::BallisticCpu(const BallisticParams& params) : params_(validated(params)), states_(params.count) {
   tbb::parallel_for(tbb::blocked_range<uint32_t>(0, params.count), [&](const tbb::blocked_range<uint32_t>& r) {
     for (uint32_t i = r.begin(); i != r.end(); ++i) states_[i] = ballistic::initial(params_, i);
   });
@@ -29,7 +35,12 @@ void BallisticCpu::step(double dt) {
     for (uint32_t i = r.begin(); i != r.end(); ++i) {
       ballistic::State& s = states_[i];
       for (int k = 0; k < steps; ++k) ballistic::advance(s, params_, i, params_.fixed_dt);
-      if (!ballistic::finite(s)) bad.store(i);
+      // The lowest bad index is reported, whatever the partitioning.
+      if (!ballistic::finite(s)) {
+        uint32_t seen = bad.load();
+        while (i < seen && !bad.compare_exchange_weak(seen, i)) {
+        }
+      }
     }
   });
   if (bad.load() != UINT32_MAX)

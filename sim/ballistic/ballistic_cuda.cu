@@ -46,23 +46,21 @@ __global__ void publish(uint32_t count, const ballistic::State* states, Particle
 
 class BallisticCuda : public ParticleStage {
  public:
+  // make_ballistic_cuda has validated `params` and found the CUDA device (now current).
   BallisticCuda(const BallisticParams& params, const Context& context)
       : params_(params), timeline_(context, /*cuda_shared=*/true) {
-    params.validate();
-    std::string why;
-    if (!find_cuda_device(context.info(), &why)) throw DeviceError("ballistic (cuda): " + why);
-    BALLISTIC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    BALLISTIC_CUDA_CHECK(cudaMalloc(&states_, sizeof(ballistic::State) * params.count));
-    BALLISTIC_CUDA_CHECK(cudaMalloc(&bad_, sizeof(unsigned)));
-    initialise<<<blocks(), kBlock, 0, stream_>>>(params_, states_);
-    BALLISTIC_CUDA_CHECK(cudaGetLastError());
+    try {
+      BALLISTIC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      BALLISTIC_CUDA_CHECK(cudaMalloc(&states_, sizeof(ballistic::State) * params.count));
+      BALLISTIC_CUDA_CHECK(cudaMalloc(&bad_, sizeof(unsigned)));
+      initialise<<<blocks(), kBlock, 0, stream_>>>(params_, states_);
+      BALLISTIC_CUDA_CHECK(cudaGetLastError());
+    } catch (...) {
+      release();
+      throw;
+    }
   }
-  ~BallisticCuda() override {
-    cudaStreamSynchronize(stream_);
-    cudaFree(states_);
-    cudaFree(bad_);
-    cudaStreamDestroy(stream_);
-  }
+  ~BallisticCuda() override { release(); }
 
   std::string_view name() const override { return "ballistic"; }
   SimBackend backend() const override { return SimBackend::Cuda; }
@@ -73,8 +71,7 @@ class BallisticCuda : public ParticleStage {
     const int steps = static_cast<int>(pending_ / params_.fixed_dt);
     pending_ -= steps * double(params_.fixed_dt);
     if (steps == 0) return;
-    const unsigned none = UINT32_MAX;
-    BALLISTIC_CUDA_CHECK(cudaMemcpyAsync(bad_, &none, sizeof(unsigned), cudaMemcpyHostToDevice, stream_));
+    BALLISTIC_CUDA_CHECK(cudaMemsetAsync(bad_, 0xFF, sizeof(unsigned), stream_));  // UINT32_MAX: none bad
     timer_.begin(stream_);
     advance<<<blocks(), kBlock, 0, stream_>>>(params_, states_, steps, bad_);
     BALLISTIC_CUDA_CHECK(cudaGetLastError());
@@ -92,16 +89,41 @@ class BallisticCuda : public ParticleStage {
   void write(SharedBuffer& target) override {
     if (target.kind() != SharedMemory::Cuda || target.size() < count() * sizeof(Particle))
       throw DeviceError("ballistic (cuda): target is not a CUDA-shared buffer of the right size");
+    // "Done reading" from the renderer's last submission, when it took part in the protocol.
+    if (reading_ != 0) timeline_.cuda_wait(reading_, stream_);
+    reading_ = 0;
     publish<<<blocks(), kBlock, 0, stream_>>>(params_.count, states_, static_cast<Particle*>(target.cuda_pointer()));
     BALLISTIC_CUDA_CHECK(cudaGetLastError());
+    // One timeline for both directions: "written" and "done reading" values alternate, and each
+    // is signalled only after the one before it has been waited for, so they stay increasing.
     timeline_.cuda_signal(++value_, stream_);
+    written_ = value_;
   }
 
   std::optional<GpuWait> gpu_wait(const SharedBuffer&) const override {
-    return GpuWait{timeline_.handle(), value_};
+    if (written_ == 0) return std::nullopt;  // nothing written yet
+    return GpuWait{timeline_.handle(), written_};
+  }
+
+  std::optional<GpuWait> gpu_done_reading(const SharedBuffer&) override {
+    if (written_ == 0) return std::nullopt;
+    if (reading_ == 0) reading_ = ++value_;  // one "done reading" per write
+    return GpuWait{timeline_.handle(), reading_};
   }
 
  private:
+  void release() noexcept {
+    // A pending "done reading" wait that the renderer never signals would hang here: asking
+    // for gpu_done_reading() is a promise to submit it (see ParticleStage).
+    if (stream_) cudaStreamSynchronize(stream_);
+    if (states_) cudaFree(states_);
+    if (bad_) cudaFree(bad_);
+    if (stream_) cudaStreamDestroy(stream_);
+    states_ = nullptr;
+    bad_ = nullptr;
+    stream_ = nullptr;
+  }
+
   unsigned blocks() const { return (params_.count + kBlock - 1) / kBlock; }
 
   BallisticParams params_;
@@ -109,7 +131,9 @@ class BallisticCuda : public ParticleStage {
   cudaStream_t stream_ = nullptr;
   ballistic::State* states_ = nullptr;
   unsigned* bad_ = nullptr;
-  uint64_t value_ = 0;
+  uint64_t value_ = 0;    // the last timeline value handed out
+  uint64_t written_ = 0;  // signalled by the last write()
+  uint64_t reading_ = 0;  // "done reading" the renderer promised to signal, 0 = none pending
   double pending_ = 0.0;
   profile::CudaEventTimer timer_;
   std::optional<double> last_ms_;
@@ -118,6 +142,9 @@ class BallisticCuda : public ParticleStage {
 }  // namespace
 
 std::unique_ptr<ParticleStage> make_ballistic_cuda(const BallisticParams& params, const Context& context) {
+  params.validate();
+  std::string why;
+  if (!find_cuda_device(context.info(), &why)) throw DeviceError("ballistic (cuda): " + why);
   return std::make_unique<BallisticCuda>(params, context);
 }
 

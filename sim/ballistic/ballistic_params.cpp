@@ -18,6 +18,7 @@ bool finite3(const float v[3]) { return std::isfinite(v[0]) && std::isfinite(v[1
 
 void BallisticParams::validate() const {
   require(count >= 1, "count", "must be at least 1");
+  require(count <= kMaxCount, "count", "must be at most " + std::to_string(kMaxCount) + " (8 GiB of particles)");
   require(finite3(emitter_center), "emitter_center", "must be finite");
   require(finite3(gravity), "gravity", "must be finite");
   require(std::isfinite(emitter_radius) && emitter_radius >= 0, "emitter_radius", "must be a finite number >= 0");

@@ -19,6 +19,8 @@ struct BallisticParams {
   float fixed_dt = 1.0f / 240.0f;    // integration step
   float ground_height = 0.0f;
 
+  static constexpr uint32_t kMaxCount = 1u << 28;
+
   // Throws InputError naming `ballistic.<field>` for a value outside its range.
   void validate() const;
 };

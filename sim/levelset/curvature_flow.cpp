@@ -34,7 +34,6 @@ void find_neighbours(const SortedTileList& list, size_t index, uint32_t neighbou
 
 void gather_block(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[216]) {
   const float gamma = list.gamma();
-  const uint32_t border = list.border(id);
   for (int z = -1; z <= kTileSide; ++z)
     for (int y = -1; y <= kTileSide; ++y)
       for (int x = -1; x <= kTileSide; ++x) {
@@ -48,7 +47,12 @@ void gather_block(const SortedTileList& list, uint32_t id, const uint32_t neighb
           const int d = direction_of(dx, dy, dz);
           const uint32_t n = neighbours[d];
           if (n == UINT32_MAX) {
-            value = (border & (1u << d)) ? -gamma : gamma;
+            // No tile there: beyond the band, ±γ with the sign of this tile's nearest voxel
+            // (per voxel, not per border: a border layer can hold both signs).
+            const float own = list.tile(id)[SortedTileList::voxel_index(std::clamp(x, 0, kTileSide - 1),
+                                                                        std::clamp(y, 0, kTileSide - 1),
+                                                                        std::clamp(z, 0, kTileSide - 1))];
+            value = own < 0 ? -gamma : gamma;
           } else {
             value = list.tile(n)[SortedTileList::voxel_index(x - dx * kTileSide, y - dy * kTileSide, z - dz * kTileSide)];
           }

@@ -2,7 +2,7 @@
 // The compute step for Eq. 1 with the curvature term alone: φ_t = α κ |∇φ|, κ = ∇·(∇φ/|∇φ|)
 // (the sum of the principal curvatures, so a sphere shrinks as r² = r0² − 4αt). Central
 // differences on a 6^3 block gathered from each tile and its 26 neighbours (a missing neighbour
-// reads ±γ by the tile's border flags), forward Euler, values clamped to ±γ, activity flags
+// reads ±γ with the sign of the nearest voxel of the tile), forward Euler, values clamped to ±γ, activity flags
 // refreshed — the paper's compute kernel, run over chunks of the active list on CPU threads.
 #include <vector>
 

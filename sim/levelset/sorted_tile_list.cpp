@@ -120,17 +120,11 @@ TileStatus SortedTileList::manage() {
     const std::optional<size_t> here = find(key);
     // Which neighbours ask for this tile: those whose activity bit points at it.
     bool requested = false;
-    uint32_t requester = UINT32_MAX;
-    int requester_direction = -1;
     for (int d = 0; d < 26 && !requested; ++d) {
       const TileCoord n{c.x - offsets[d].x, c.y - offsets[d].y, c.z - offsets[d].z};  // neighbour at -d
       if (!representable(n)) continue;
       const std::optional<size_t> at = find(key_of(n));
-      if (at && (activity_[active_[*at].id] & (1u << d))) {
-        requested = true;
-        requester = active_[*at].id;
-        requester_direction = d;
-      }
+      if (at && (activity_[active_[*at].id] & (1u << d))) requested = true;
     }
     if (here) {
       const uint32_t id = active_[*here].id;
@@ -143,9 +137,7 @@ TileStatus SortedTileList::manage() {
       }
     } else if (requested) {
       const uint32_t id = allocate(status);
-      // Beyond the band: +γ outside, -γ inside, as the requesting tile's facing layer says.
-      const bool inside = border_[requester] & (1u << requester_direction);
-      std::fill(tile(id), tile(id) + kTileVoxels, inside ? -gamma_ : gamma_);
+      fill_new_tile(id, c);
       update_flags(id);
       next.push_back({key, id});
       ++status.added;
@@ -158,6 +150,39 @@ TileStatus SortedTileList::manage() {
   }
   active_ = std::move(next);
   return status;
+}
+
+void SortedTileList::fill_new_tile(uint32_t id, const TileCoord& c) {
+  // Beyond the band the value is ±γ; the sign comes from the nearest voxel of any existing
+  // neighbour (a single requesting tile is not enough: a corner neighbour's one voxel says
+  // little about a whole tile, and would invent an interface).
+  const auto& offsets = neighbour_offsets();
+  uint32_t neighbour_ids[26];
+  for (int d = 0; d < 26; ++d) {
+    const TileCoord n{c.x + offsets[d].x, c.y + offsets[d].y, c.z + offsets[d].z};
+    const std::optional<size_t> at = representable(n) ? find(key_of(n)) : std::nullopt;
+    neighbour_ids[d] = at ? active_[*at].id : UINT32_MAX;
+  }
+  float* to = tile(id);
+  for (int z = 0; z < kTileSide; ++z)
+    for (int y = 0; y < kTileSide; ++y)
+      for (int x = 0; x < kTileSide; ++x) {
+        int best_distance = INT32_MAX;
+        float sign = 1.0f;
+        for (int d = 0; d < 26; ++d) {
+          if (neighbour_ids[d] == UINT32_MAX) continue;
+          // This voxel in the neighbour's coordinates, and the neighbour's voxel nearest to it.
+          const int lx = x - offsets[d].x * kTileSide, ly = y - offsets[d].y * kTileSide, lz = z - offsets[d].z * kTileSide;
+          const int nx = std::clamp(lx, 0, kTileSide - 1), ny = std::clamp(ly, 0, kTileSide - 1),
+                    nz = std::clamp(lz, 0, kTileSide - 1);
+          const int distance = (lx - nx) * (lx - nx) + (ly - ny) * (ly - ny) + (lz - nz) * (lz - nz);
+          if (distance < best_distance) {
+            best_distance = distance;
+            sign = tile(neighbour_ids[d])[voxel_index(nx, ny, nz)] < 0 ? -1.0f : 1.0f;
+          }
+        }
+        to[voxel_index(x, y, z)] = sign * gamma_;
+      }
 }
 
 std::string SortedTileList::check_invariants() const {

@@ -74,6 +74,7 @@ class SortedTileList {
 
  private:
   uint32_t allocate(TileStatus& status);
+  void fill_new_tile(uint32_t id, const TileCoord& c);
   void grow(uint32_t at_least);
 
   float gamma_;

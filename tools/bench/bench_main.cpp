@@ -8,17 +8,20 @@
 
 namespace meniscus::bench {
 int run_mc(int argc, char** argv);
+int run_levelset(int argc, char** argv);
 }
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: meniscus-bench mc [--threads N] [--sizes 64,128,256] [--repeat R] [--data DIR] [--no-vulkan]\n";
+      "usage: meniscus-bench mc [--threads N] [--sizes 64,128,256] [--repeat R] [--data DIR] [--no-vulkan] [--check]\n"
+      "       meniscus-bench levelset [--threads N] [--radii 100,200] [--steps N]\n";
   if (argc < 2 || !std::strcmp(argv[1], "--help")) {
     std::fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
   try {
     if (!std::strcmp(argv[1], "mc")) return meniscus::bench::run_mc(argc - 1, argv + 1);
+    if (!std::strcmp(argv[1], "levelset")) return meniscus::bench::run_levelset(argc - 1, argv + 1);
   } catch (const meniscus::InputError& error) {
     std::fprintf(stderr, "meniscus-bench: %s\n", error.what());
     return 2;

@@ -2,6 +2,8 @@
 // Peer implementations the benchmarks compare against, when their packages are installed.
 #include <cstdint>
 #include <optional>
+
+#include <glm/glm.hpp>
 #include <vector>
 
 #include "sim/histopyramid/volume.h"
@@ -19,5 +21,18 @@ struct PeerResult {
 // own scratch memory); nullopt when the benchmark was built without VTK.
 std::optional<PeerResult> vtk_flying_edges(const sim::Volume& volume, float iso, int threads, int repeat);
 const char* vtk_version();
+
+struct LevelSetPeerResult {
+  double ms_per_step;
+  uint64_t leaf_nodes;     // 8^3 leaves (OpenVDB's tiles)
+  uint64_t active_voxels;
+  uint64_t memory_bytes;
+  double radius_error;     // voxels, against r^2 = r0^2 - 2t (OpenVDB's mean curvature is the average of the principal curvatures)
+};
+
+// `steps` of LevelSetFilter::meanCurvature on a narrow-band sphere (voxel size 1); nullopt
+// without OpenVDB.
+std::optional<LevelSetPeerResult> openvdb_mean_curvature(float radius, glm::vec3 centre, int steps);
+const char* openvdb_version();
 
 }  // namespace meniscus::bench

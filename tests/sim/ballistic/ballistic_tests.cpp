@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include "engine/core/error.h"
 #include "sim/ballistic/ballistic_cpu.h"
@@ -137,12 +138,35 @@ TEST_CASE("bad parameters are errors naming the field", "[ballistic][errors]") {
   CHECK_THROWS_WITH(p.validate(), Contains("ballistic.restitution"));
 }
 
-TEST_CASE("a step that produces non-finite values is an error, not a frame", "[ballistic][errors]") {
+TEST_CASE("a step that produces non-finite values is an error naming the lowest bad particle", "[ballistic][errors]") {
   BallisticParams params;
-  params.count = 10;
-  params.gravity[1] = 3.0e38f;  // finite, but the first step overflows to inf
+  params.count = 1000;
+  // Finite inputs whose first step overflows: launched upwards at 1e38 m/s from 3.4e38 m.
+  params.emitter_center[1] = 3.4e38f;
+  params.speed_min = params.speed_max = 1.0e38f;
+  params.spread_degrees = 0.0f;
   BallisticCpu stage(params);
-  CHECK_THROWS_WITH(stage.step(1.0 / 60.0), Contains("non-finite"));
+  std::string message;
+  try {
+    stage.step(1.0 / 60.0);
+  } catch (const DeviceError& error) {
+    message = error.what();
+  }
+  INFO(message);
+  REQUIRE_THAT(message, Contains("ballistic (cpu): particle "));
+  const auto index = std::stoul(message.substr(message.find("particle ") + 9));
+  REQUIRE(index < params.count);
+  // The index named is the first non-finite one, whatever the thread partitioning.
+  CHECK_FALSE(ballistic::finite(stage.states()[index]));
+  for (size_t i = 0; i < index; ++i) CHECK(ballistic::finite(stage.states()[i]));
+}
+
+TEST_CASE("finite steps raise no error", "[ballistic][errors]") {
+  BallisticParams params;
+  params.count = 1000;
+  BallisticCpu stage(params);
+  CHECK_NOTHROW(stage.step(10.0));  // 2400 fixed steps, several lifetimes
+  for (const auto& s : stage.states()) CHECK(ballistic::finite(s));
 }
 
 }  // namespace meniscus::sim

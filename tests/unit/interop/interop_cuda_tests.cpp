@@ -1,21 +1,18 @@
-// CUDA <-> Vulkan interop on a real NVIDIA device: memory written by CUDA is what Vulkan reads,
-// ordered by the shared timeline semaphore; the ballistic stage agrees across backends.
+// CUDA <-> Vulkan interop on a real NVIDIA device: the CUDA device is the Vulkan device (UUID),
+// memory written by CUDA is what Vulkan reads and the other way round, each direction ordered
+// by the one shared timeline semaphore.
 // Exits with MENISCUS_SKIP_CODE (ctest: skipped) and says why when no CUDA device answers.
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
-#include <vector>
 
 #include "engine/core/buffer.h"
-#include "engine/core/commands.h"
 #include "engine/core/context.h"
 #include "engine/core/error.h"
 #include "engine/interop/cuda_device.h"
 #include "engine/interop/shared_buffer.h"
 #include "engine/interop/timeline.h"
-#include "sim/ballistic/ballistic_cpu.h"
-#include "sim/ballistic/ballistic_stage.h"
+#include "tests/unit/interop/timeline_submit.h"
 
 #if MENISCUS_HAS_CUDA
 #include <cuda_runtime.h>
@@ -31,39 +28,89 @@ void check(bool ok, const std::string& what) {
   failures += ok ? 0 : 1;
 }
 
-// Submits a copy of `source` into `readback` that waits for `timeline` to reach `value`.
-void copy_after(const Context& context, const SharedBuffer& source, const Buffer& readback,
-                const TimelineSemaphore& timeline, uint64_t value) {
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.queueFamilyIndex = context.queue_family();
-  VkCommandPool pool;
-  VK_CHECK(vkCreateCommandPool(context.device(), &pool_info, nullptr, &pool));
-  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  alloc.commandPool = pool;
-  alloc.commandBufferCount = 1;
-  VkCommandBuffer cmd;
-  VK_CHECK(vkAllocateCommandBuffers(context.device(), &alloc, &cmd));
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
-  VkBufferCopy region{0, 0, source.size()};
-  vkCmdCopyBuffer(cmd, source.buffer(), readback.handle(), 1, &region);
-  VK_CHECK(vkEndCommandBuffer(cmd));
-  VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-  wait.semaphore = timeline.handle();
-  wait.value = value;
-  wait.stageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-  VkCommandBufferSubmitInfo cmd_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-  cmd_info.commandBuffer = cmd;
-  VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-  submit.waitSemaphoreInfoCount = 1;
-  submit.pWaitSemaphoreInfos = &wait;
-  submit.commandBufferInfoCount = 1;
-  submit.pCommandBufferInfos = &cmd_info;
-  VK_CHECK(vkQueueSubmit2(context.queue(), 1, &submit, VK_NULL_HANDLE));
-  VK_CHECK(vkQueueWaitIdle(context.queue()));
-  vkDestroyCommandPool(context.device(), pool, nullptr);
-  readback.invalidate();
+#if MENISCUS_HAS_CUDA
+void cuda_check(cudaError_t error, const char* what) {
+  if (error != cudaSuccess) throw DeviceError(std::string(what) + ": " + cudaGetErrorString(error));
 }
+
+void run_cuda(const Context& context, int device) {
+  // 1. The device find_cuda_device chose is the Vulkan device.
+  cudaDeviceProp properties{};
+  cuda_check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+  check(std::memcmp(properties.uuid.bytes, context.info().uuid.data(), VK_UUID_SIZE) == 0,
+        std::string("CUDA device ") + properties.name + " has the UUID of Vulkan device " + context.info().name);
+  int current = -1;
+  cuda_check(cudaGetDevice(&current), "cudaGetDevice");
+  check(current == device, "find_cuda_device made the matching device current");
+
+  constexpr size_t kWords = (1 << 20) + 3;  // not a multiple of any page size
+  SharedBuffer shared(context, kWords * sizeof(uint32_t), SharedMemory::Cuda, "test.cuda_shared");
+  check(shared.cuda_pointer() != nullptr && shared.host_pointer() == nullptr, "CUDA kind: a CUDA pointer, no host one");
+  check(shared.allocation_size() >= shared.size(), "dedicated allocation covers the buffer");
+  TimelineSemaphore timeline(context, true, 0);
+  check(timeline.cuda_shared(), "timeline imported into CUDA");
+  Buffer readback(context, shared.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "test.readback");
+  std::memset(readback.mapped(), 0, readback.size());
+  cudaStream_t stream = nullptr;
+  cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+
+  // 2. CUDA writes, Vulkan reads. The Vulkan copy is submitted first, waiting for "written" = 1
+  //    and signalling "done reading" = 2; only then does CUDA write and signal 1.
+  // Pinned host memory: an async copy to or from pageable memory may block the host until it
+  // is done, and these copies wait for the other API's signal.
+  uint32_t* pattern = nullptr;
+  uint32_t* seen = nullptr;
+  cuda_check(cudaMallocHost(&pattern, shared.size()), "cudaMallocHost");
+  cuda_check(cudaMallocHost(&seen, shared.size()), "cudaMallocHost");
+  std::memset(seen, 0, shared.size());
+  for (size_t i = 0; i < kWords; ++i) pattern[i] = uint32_t(i * 2654435761u) ^ 0x5EED;
+  {
+    test::TimelineSubmit copy(
+        context,
+        [&](VkCommandBuffer cmd) { test::record_copy_to_host(cmd, shared.buffer(), readback.handle(), shared.size()); },
+        timeline.handle(), 1, 2);
+    check(!timeline.wait_for(2, 20'000'000), "Vulkan copy waits for CUDA's signal");
+    cuda_check(cudaMemcpyAsync(shared.cuda_pointer(), pattern, shared.size(), cudaMemcpyHostToDevice, stream),
+               "cudaMemcpyAsync H2D");
+    timeline.cuda_signal(1, stream);
+    timeline.wait(2);
+    copy.finish();
+  }
+  readback.invalidate();
+  check(std::memcmp(readback.mapped(), pattern, shared.size()) == 0, "CUDA-written shared buffer read by Vulkan");
+
+  // 3. Vulkan writes, CUDA reads. CUDA's stream is queued first: wait for 3, copy out, signal 4.
+  timeline.cuda_wait(3, stream);
+  cuda_check(cudaMemcpyAsync(seen, shared.cuda_pointer(), shared.size(), cudaMemcpyDeviceToHost, stream),
+             "cudaMemcpyAsync D2H");
+  timeline.cuda_signal(4, stream);
+  check(cudaStreamQuery(stream) == cudaErrorNotReady, "CUDA stream waits for Vulkan's signal");
+  {
+    test::TimelineSubmit fill(
+        context,
+        [&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, shared.buffer(), 0, shared.size(), 0xA5A5A5A5u); },
+        timeline.handle(), 2, 3);
+    timeline.wait(4);
+    fill.finish();
+  }
+  cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  bool all = true;
+  for (size_t i = 0; i < kWords; ++i) all = all && seen[i] == 0xA5A5A5A5u;
+  check(all, "Vulkan-written shared buffer read by CUDA after the timeline wait");
+
+  // 4. Values must increase on the CUDA side too.
+  bool refused = false;
+  try {
+    timeline.cuda_signal(4, stream);
+  } catch (const DeviceError&) {
+    refused = true;
+  }
+  check(refused, "a non-increasing CUDA signal is refused");
+  cuda_check(cudaStreamDestroy(stream), "cudaStreamDestroy");
+  cuda_check(cudaFreeHost(pattern), "cudaFreeHost");
+  cuda_check(cudaFreeHost(seen), "cudaFreeHost");
+}
+#endif
 
 int run() {
   Context context(ContextOptions{.validation = true});
@@ -74,69 +121,12 @@ int run() {
     return MENISCUS_SKIP_CODE;
   }
 #if MENISCUS_HAS_CUDA
-  std::printf("Vulkan device %s = CUDA device %d (UUID match)\n", context.info().name.c_str(), *device);
-
-  // 1. CUDA writes, Vulkan reads after the timeline says so.
-  constexpr size_t kWords = 1 << 20;
-  SharedBuffer shared(context, kWords * sizeof(uint32_t), SharedMemory::Cuda, "test.cuda_shared");
-  TimelineSemaphore timeline(context, true, 0);
-  std::vector<uint32_t> pattern(kWords);
-  for (size_t i = 0; i < kWords; ++i) pattern[i] = uint32_t(i * 2654435761u);
-  cudaStream_t stream;
-  cudaStreamCreate(&stream);
-  cudaMemcpyAsync(shared.cuda_pointer(), pattern.data(), shared.size(), cudaMemcpyHostToDevice, stream);
-  timeline.cuda_signal(1, stream);
-  Buffer readback(context, shared.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "test.readback");
-  copy_after(context, shared, readback, timeline, 1);
-  check(std::memcmp(readback.mapped(), pattern.data(), shared.size()) == 0, "CUDA-written shared buffer read by Vulkan");
-
-  // 2. The ballistic stage: CUDA and CPU backends agree after 120 frames.
-  sim::BallisticParams params;
-  params.count = 100000;
-  auto cpu = sim::make_ballistic_cpu(params);
-  auto cuda = sim::make_ballistic_stage(params, sim::SimBackend::Cuda, context);
-  SharedBuffer particles(context, params.count * sizeof(sim::Particle), SharedMemory::Cuda, "test.particles");
-  for (int frame = 0; frame < 120; ++frame) {
-    cpu->step(1.0 / 60.0);
-    cuda->step(1.0 / 60.0);
-  }
-  cuda->write(particles);
-  const auto wait = cuda->gpu_wait(particles);
-  check(wait.has_value(), "CUDA stage reports a timeline wait");
-  Buffer particle_readback(context, particles.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "test.pr");
-  // Wait through the stage's own semaphore, as the renderer does.
-  {
-    VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-    info.semaphoreCount = 1;
-    info.pSemaphores = &wait->semaphore;
-    info.pValues = &wait->value;
-    VK_CHECK(vkWaitSemaphores(context.device(), &info, UINT64_MAX));
-  }
-  submit_and_wait(context, [&](VkCommandBuffer cmd) {
-    VkBufferCopy region{0, 0, particles.size()};
-    vkCmdCopyBuffer(cmd, particles.buffer(), particle_readback.handle(), 1, &region);
-  });
-  particle_readback.invalidate();
-  const auto* gpu = static_cast<const sim::Particle*>(particle_readback.mapped());
-  const auto reference = static_cast<sim::BallisticCpu&>(*cpu).particles();
-  size_t close = 0;
-  double mean_cpu = 0, mean_gpu = 0;
-  for (size_t i = 0; i < reference.size(); ++i) {
-    double d = 0;
-    for (int k = 0; k < 3; ++k) d = std::max(d, double(std::abs(reference[i].position[k] - gpu[i].position[k])));
-    close += d < 1e-3;
-    mean_cpu += reference[i].position[1];
-    mean_gpu += gpu[i].position[1];
-  }
-  mean_cpu /= reference.size();
-  mean_gpu /= reference.size();
-  std::printf("ballistic CPU vs CUDA: %zu of %zu particles within 1 mm, mean height %.6f vs %.6f\n", close,
-              reference.size(), mean_cpu, mean_gpu);
-  check(close >= reference.size() * 999 / 1000, "99.9% of particles agree within 1 mm");
-  check(std::abs(mean_cpu - mean_gpu) < 1e-3, "mean height agrees within 1 mm");
-  cudaStreamDestroy(stream);
-  check(context.validation_error_count() == 0, "no validation errors");
+  std::printf("Vulkan device %s = CUDA device %d\n", context.info().name.c_str(), *device);
+  run_cuda(context, *device);
+#else
+  check(false, "find_cuda_device found a device in a build without CUDA");
 #endif
+  check(context.validation_error_count() == 0, "no validation errors");
   std::printf("%d failed\n", failures);
   return failures == 0 ? 0 : 1;
 }

@@ -1,0 +1,145 @@
+// meniscus-bench levelset: mean-curvature flow on spheres, our sorted tile list against
+// OpenVDB's LevelSetFilter::meanCurvature in the same run on the same threads: ms per step,
+// active tiles and voxels, voxel updates per second, memory, and the radius error after N steps
+// against the analytic r(t) of each implementation's own curvature convention.
+#include <malloc.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/core/error.h"
+#include "engine/profile/json_writer.h"
+#include "sim/levelset/curvature_flow.h"
+#include "sim/levelset/level_set_builder.h"
+#include "tools/bench/peers.h"
+
+namespace meniscus::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+struct Options {
+  int threads = int(tbb::info::default_concurrency());
+  std::vector<float> radii{100.0f, 200.0f};
+  int steps = 10;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw InputError(flag + ": missing value");
+      return argv[++i];
+    };
+    if (flag == "--threads") o.threads = std::max(1, std::atoi(value().c_str()));
+    else if (flag == "--steps") o.steps = std::max(1, std::atoi(value().c_str()));
+    else if (flag == "--radii") {
+      o.radii.clear();
+      std::stringstream list(value());
+      for (std::string item; std::getline(list, item, ',');) {
+        const float r = std::strtof(item.c_str(), nullptr);
+        if (!(r >= 4.0f && r <= 1000.0f)) throw InputError("--radii: each radius must be in [4, 1000], got '" + item + "'");
+        o.radii.push_back(r);
+      }
+    } else throw InputError("levelset: unknown flag '" + flag + "'");
+  }
+  return o;
+}
+
+// Mean distance of the zero crossings along grid edges from `centre`.
+double measured_radius(const sim::levelset::SortedTileList& list, glm::vec3 centre) {
+  using namespace sim::levelset;
+  double sum = 0;
+  size_t count = 0;
+  for (const TileEntry& e : list.active()) {
+    const TileCoord c = coord_of(e.key);
+    for (int k = 0; k < kTileVoxels; ++k) {
+      const glm::ivec3 p = glm::ivec3(c.x, c.y, c.z) * kTileSide + glm::ivec3(k % 4, k / 4 % 4, k / 16);
+      const float a = list.tile(e.id)[k];
+      for (int axis = 0; axis < 3; ++axis) {
+        glm::ivec3 q = p;
+        ++q[axis];
+        const auto b = value_at(list, q);
+        if (!b || (a < 0) == (*b < 0)) continue;
+        glm::vec3 x(p);
+        x[axis] += a / (a - *b);
+        sum += glm::length(x - centre);
+        ++count;
+      }
+    }
+  }
+  return count ? sum / double(count) : 0.0;
+}
+
+void emit(const char* impl, float radius, const Options& o, double ms_per_step, uint64_t tiles, uint64_t voxels,
+          uint64_t bytes, double radius_error, double reference_ms) {
+  profile::JsonWriter json;
+  json.begin_object();
+  json.key("bench").value("levelset");
+  json.key("case").value("sphere_mcf");
+  json.key("radius_voxels").value(double(radius));
+  json.key("impl").value(impl);
+  json.key("threads").value(uint64_t(o.threads));
+  json.key("steps").value(uint64_t(o.steps));
+  json.key("ms_per_step").value(ms_per_step);
+  json.key("active_tiles").value(tiles);
+  json.key("active_voxels").value(voxels);
+  json.key("voxel_updates_per_s").value(double(voxels) / (ms_per_step / 1e3));
+  json.key("memory_bytes").value(bytes);
+  json.key("radius_error_voxels").value(radius_error);
+  if (reference_ms > 0) json.key("speedup_vs_openvdb").value(reference_ms / ms_per_step);
+  json.end_object();
+  std::printf("%s\n", json.str().c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_levelset(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  // As in the mc benchmark: freed memory stays in the heap, so neither side is timed on page
+  // faults (OpenVDB reallocates its buffers every step).
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, -1);
+  tbb::global_control threads(tbb::global_control::max_allowed_parallelism, size_t(o.threads));
+  for (const float radius : o.radii) {
+    const float extent = 2 * radius + 24;
+    const glm::vec3 centre(extent / 2 + 0.37f, extent / 2 - 0.29f, extent / 2 + 0.13f);
+
+    double vdb_ms = 0;
+    if (const auto vdb = openvdb_mean_curvature(radius, centre, o.steps)) {
+      vdb_ms = vdb->ms_per_step;
+      emit(openvdb_version(), radius, o, vdb->ms_per_step, vdb->leaf_nodes, vdb->active_voxels, vdb->memory_bytes,
+           vdb->radius_error, 0);
+    }
+
+    sim::levelset::SortedTileList list(1.5f);
+    build_from_sdf(list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, {0, 0, 0},
+                   glm::ivec3(int(extent)));
+    sim::levelset::CurvatureFlow flow(1.0f);
+    const float dt = flow.max_time_step();
+    const auto start = Clock::now();
+    for (int s = 0; s < o.steps; ++s) {
+      flow.step(list, dt);
+      list.manage();
+    }
+    const double ms = ms_since(start) / o.steps;
+    const double expected = std::sqrt(double(radius) * radius - 4.0 * o.steps * double(dt));
+    emit("meniscus-cpu-stl", radius, o, ms, list.size(), list.size() * sim::levelset::kTileVoxels,
+         uint64_t(list.capacity()) * (sim::levelset::kTileVoxels * 4 + 8) + list.size() * 8,
+         std::abs(measured_radius(list, centre) - expected), vdb_ms);
+  }
+  return 0;
+}
+
+}  // namespace meniscus::bench

@@ -1,0 +1,53 @@
+#include <openvdb/openvdb.h>
+#include <openvdb/tools/LevelSetFilter.h>
+#include <openvdb/tools/LevelSetSphere.h>
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "tools/bench/peers.h"
+
+namespace meniscus::bench {
+
+std::optional<LevelSetPeerResult> openvdb_mean_curvature(float radius, glm::vec3 centre, int steps) {
+  openvdb::initialize();
+  auto grid = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(radius, openvdb::Vec3f(centre.x, centre.y, centre.z),
+                                                                       1.0f, float(openvdb::LEVEL_SET_HALF_WIDTH));
+  openvdb::tools::LevelSetFilter<openvdb::FloatGrid> filter(*grid);
+  const auto start = std::chrono::steady_clock::now();
+  for (int s = 0; s < steps; ++s) filter.meanCurvature();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / steps;
+
+  // Radius from the zero crossings along grid edges, as for ours.
+  auto accessor = grid->getConstAccessor();
+  double sum = 0;
+  size_t count = 0;
+  for (auto it = grid->cbeginValueOn(); it; ++it) {
+    const openvdb::Coord p = it.getCoord();
+    const float a = *it;
+    for (int axis = 0; axis < 3; ++axis) {
+      openvdb::Coord q = p;
+      q[axis] += 1;
+      const float b = accessor.getValue(q);
+      if ((a < 0) == (b < 0)) continue;
+      openvdb::Vec3d x(p.x(), p.y(), p.z());
+      x[axis] += a / (a - b);
+      sum += (x - openvdb::Vec3d(centre.x, centre.y, centre.z)).length();
+      ++count;
+    }
+  }
+  // LevelSetFilter's step: dt = dx^2 / 3 with the mean of the principal curvatures, so a sphere
+  // follows r^2 = r0^2 - 2t.
+  const double t = steps / 3.0;
+  const double expected = std::sqrt(double(radius) * radius - 2.0 * t);
+  return LevelSetPeerResult{ms, grid->tree().leafCount(), grid->activeVoxelCount(), grid->memUsage(),
+                            std::abs((count ? sum / count : 0.0) - expected)};
+}
+
+const char* openvdb_version() {
+  static const std::string text = std::string("openvdb-") + openvdb::getLibraryAbiVersionString() + "-LevelSetFilter";
+  return text.c_str();
+}
+
+}  // namespace meniscus::bench

@@ -1,7 +1,7 @@
 #pragma once
-// Where real data lives: `data:<relative path>` names a file under $MENISCUS_DATA, or else
-// under ../shared/data beside the checkout (../shared/data/README.md). Anything else is a path
-// relative to the scene file (or an analytic field such as `cayley:128`, left untouched).
+// Where a scene's data lives: `data:<relative path>` is looked up by find_data_file
+// ($MENISCUS_DATA, ../shared/data, scenes/data). Anything else is a path relative to the scene
+// file (or an analytic field such as `cayley:128`, left untouched).
 #include <filesystem>
 #include <string>
 

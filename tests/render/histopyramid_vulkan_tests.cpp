@@ -10,6 +10,7 @@
 #include "engine/core/buffer.h"
 #include "engine/core/commands.h"
 #include "engine/core/context.h"
+#include "engine/core/data_files.h"
 #include "engine/graph/executor.h"
 #include "passes/surface/gpu_extraction.h"
 #include "sim/histopyramid/marching_cubes.h"
@@ -101,10 +102,7 @@ TEST_CASE("Vulkan HistoPyramid matches the CPU reference on random and analytic 
 }
 
 TEST_CASE("Vulkan HistoPyramid on the CT head", "[histopyramid][vulkan][data]") {
-  const char* env = std::getenv("MENISCUS_DATA");
-  const std::filesystem::path data = env ? env : std::filesystem::path(MENISCUS_SOURCE_DIR) / "../shared/data";
-  const auto path = data / "vtk-data/headsq/quarter.nhdr";
-  if (!std::filesystem::exists(path)) FAIL("missing test data " << path);
+  const auto path = find_data_file("vtk-data/headsq/quarter.nhdr");
   Context context(ContextOptions{.validation = true});
   check_against_cpu(context, sim::load_volume(path.string()), 500.0f);
   CHECK(context.validation_error_count() == 0);

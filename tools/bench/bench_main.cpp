@@ -13,7 +13,7 @@ int run_levelset(int argc, char** argv);
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: meniscus-bench mc [--threads N] [--sizes 64,128,256] [--repeat R] [--data DIR] [--no-vulkan] [--check]\n"
+      "usage: meniscus-bench mc [--threads N] [--sizes 64,128,256] [--repeat R] [--no-vulkan] [--check]\n"
       "       meniscus-bench levelset [--threads N] [--radii 100,200] [--steps N]\n";
   if (argc < 2 || !std::strcmp(argv[1], "--help")) {
     std::fputs(usage, argc < 2 ? stderr : stdout);

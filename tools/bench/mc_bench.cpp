@@ -19,6 +19,7 @@
 #include "engine/core/buffer.h"
 #include "engine/core/commands.h"
 #include "engine/core/context.h"
+#include "engine/core/data_files.h"
 #include "engine/core/error.h"
 #include "engine/core/log.h"
 #include "engine/graph/executor.h"
@@ -36,15 +37,12 @@ struct Options {
   int threads = int(tbb::info::default_concurrency());
   std::vector<uint32_t> sizes{64, 128, 256};
   int repeat = 5;
-  std::string data;
   bool vulkan = true;
   bool check = false;  // exit 1 unless our shared-vertex and triangle counts equal Flying Edges'
 };
 
 Options parse(int argc, char** argv) {
   Options o;
-  if (const char* env = std::getenv("MENISCUS_DATA")) o.data = env;
-  else o.data = std::string(MENISCUS_SOURCE_DIR) + "/../shared/data";
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     auto value = [&]() -> std::string {
@@ -53,7 +51,6 @@ Options parse(int argc, char** argv) {
     };
     if (flag == "--threads") o.threads = std::max(1, std::atoi(value().c_str()));
     else if (flag == "--repeat") o.repeat = std::max(1, std::atoi(value().c_str()));
-    else if (flag == "--data") o.data = value();
     else if (flag == "--no-vulkan") o.vulkan = false;
     else if (flag == "--check") o.check = true;
     else if (flag == "--sizes") {
@@ -123,8 +120,7 @@ int run_mc(int argc, char** argv) {
   };
   std::vector<Case> cases;
   for (uint32_t n : o.sizes) cases.push_back({"cayley", sim::make_field("cayley", n), 0.0f});
-  const std::string head = o.data + "/vtk-data/headsq/quarter.nhdr";
-  cases.push_back({"ct_head", sim::load_volume(head), 500.0f});
+  cases.push_back({"ct_head", sim::load_volume(find_data_file("vtk-data/headsq/quarter.nhdr").string()), 500.0f});
 
   int failures = 0;
   for (const Case& c : cases) {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "engine/core/data_files.h"
 #include "engine/core/error.h"
 #include "sim/histopyramid/marching_cubes.h"
 #include "sim/histopyramid/volume_io.h"
@@ -13,11 +14,6 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-// MENISCUS_DATA first, then ../shared/data beside the checkout (see ../shared/data/README.md).
-std::filesystem::path data_dir() {
-  if (const char* env = std::getenv("MENISCUS_DATA")) return env;
-  return std::filesystem::path(MENISCUS_SOURCE_DIR) / "../shared/data";
-}
 
 std::filesystem::path temp(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / "meniscus-volume-tests";
@@ -28,8 +24,7 @@ std::filesystem::path temp(const std::string& name) {
 }  // namespace
 
 TEST_CASE("the CT head (NRRD, one file per slice) loads and gives a closed-ish skin surface", "[volume][data]") {
-  const auto path = data_dir() / "vtk-data/headsq/quarter.nhdr";
-  if (!std::filesystem::exists(path)) FAIL("missing test data " << path << " (set MENISCUS_DATA)");
+  const auto path = find_data_file("vtk-data/headsq/quarter.nhdr");
   const Volume v = load_volume(path.string());
   CHECK(v.dims == glm::uvec3(64, 64, 93));
   CHECK(v.spacing.x == Approx(3.2f));
@@ -45,8 +40,7 @@ TEST_CASE("the CT head (NRRD, one file per slice) loads and gives a closed-ish s
 }
 
 TEST_CASE("the iron protein (legacy VTK, big-endian binary) loads", "[volume][data]") {
-  const auto path = data_dir() / "vtk-data/ironProt.vtk";
-  if (!std::filesystem::exists(path)) FAIL("missing test data " << path);
+  const auto path = find_data_file("vtk-data/ironProt.vtk");
   const Volume v = load_volume(path.string());
   CHECK(v.dims == glm::uvec3(68, 68, 68));
   CHECK(v.range().y <= 255.0f);

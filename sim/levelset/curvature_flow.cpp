@@ -1,9 +1,12 @@
 #include "sim/levelset/curvature_flow.h"
 
+#include "sim/levelset/neighbour_tracker.h"
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace meniscus::sim::levelset {
@@ -67,11 +70,16 @@ void CurvatureFlow::step(SortedTileList& list, float dt) {
   const auto& active = list.active();
   next_.resize(active.size() * kTileVoxels);
   const float gamma = list.gamma();
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, active.size(), 16), [&](const tbb::blocked_range<size_t>& chunk) {
+  // Chunks of the list, each walking its tiles in order with Algorithm 1's neighbour pointers.
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, active.size(), 256), [&](const tbb::blocked_range<size_t>& chunk) {
     float block[kBlock * kBlock * kBlock];
     uint32_t neighbours[26];
+    std::array<size_t, 26> positions;
+    NeighbourTracker tracker(active, +1);
+    tracker.start(active[chunk.begin()].key);
     for (size_t i = chunk.begin(); i != chunk.end(); ++i) {
-      find_neighbours(list, i, neighbours);
+      tracker.neighbours(active[i].key, positions);
+      for (int d = 0; d < 26; ++d) neighbours[d] = positions[d] == SIZE_MAX ? UINT32_MAX : active[positions[d]].id;
       gather_block(list, active[i].id, neighbours, block);
       float* out = next_.data() + i * kTileVoxels;
       for (int z = 1; z <= kTileSide; ++z)

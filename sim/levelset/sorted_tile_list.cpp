@@ -1,6 +1,9 @@
 #include "sim/levelset/sorted_tile_list.h"
 
+#include "sim/levelset/neighbour_tracker.h"
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <sstream>
 
@@ -115,17 +118,22 @@ TileStatus SortedTileList::manage() {
   std::vector<TileEntry> next;
   next.reserve(dilated.size());
   std::vector<uint32_t> freed;
+  // The candidates come in key order: the list position of each and of its 26 neighbours only
+  // move forward (Algorithm 1's pointers), so no search per candidate.
+  NeighbourTracker requesters(active_, -1);  // neighbour d of a candidate sits at c - offset[d]
+  if (!dilated.empty()) requesters.start(dilated.front());
+  std::array<size_t, 26> positions;
+  size_t cursor = 0;
   for (uint32_t key : dilated) {
-    const TileCoord c = coord_of(key);
-    const std::optional<size_t> here = find(key);
+    while (cursor < active_.size() && active_[cursor].key < key) ++cursor;
+    const std::optional<size_t> here =
+        cursor < active_.size() && active_[cursor].key == key ? std::optional<size_t>(cursor) : std::nullopt;
     // Which neighbours ask for this tile: those whose activity bit points at it.
+    requesters.neighbours(key, positions);
     bool requested = false;
-    for (int d = 0; d < 26 && !requested; ++d) {
-      const TileCoord n{c.x - offsets[d].x, c.y - offsets[d].y, c.z - offsets[d].z};  // neighbour at -d
-      if (!representable(n)) continue;
-      const std::optional<size_t> at = find(key_of(n));
-      if (at && (activity_[active_[*at].id] & (1u << d))) requested = true;
-    }
+    for (int d = 0; d < 26 && !requested; ++d)
+      requested = positions[d] != SIZE_MAX && (activity_[active_[positions[d]].id] & (1u << d));
+    const TileCoord c = coord_of(key);
     if (here) {
       const uint32_t id = active_[*here].id;
       if (requested || (activity_[id] & kSelfActive)) {

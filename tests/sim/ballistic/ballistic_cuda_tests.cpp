@@ -116,20 +116,32 @@ int run() {
     check(refused, "CUDA stage refuses a host shared buffer");
   }
   {
-    // A step that overflows is reported with the same (lowest) particle index on both backends.
+    // A step that overflows (launched upwards at 1e38 m/s from 3.4e38 m) is a DeviceError that
+    // names the stage and the same lowest particle index as the CPU backend.
     sim::BallisticParams params;
     params.count = 1000;
-    params.gravity[1] = 3.0e38f;
+    params.emitter_center[1] = 3.4e38f;
+    params.speed_min = params.speed_max = 1.0e38f;
+    params.spread_degrees = 0.0f;
+    auto message_of = [](sim::ParticleStage& stage) {
+      try {
+        stage.step(1.0 / 60.0);
+      } catch (const DeviceError& error) {
+        return std::string(error.what());
+      }
+      return std::string("no error");
+    };
+    auto index_of = [](const std::string& message) {
+      const size_t at = message.find("particle ");
+      return at == std::string::npos ? std::string("?") : message.substr(at + 9, message.find(' ', at + 9) - at - 9);
+    };
+    sim::BallisticCpu cpu(params);
     auto cuda = sim::make_ballistic_stage(params, sim::SimBackend::Cuda, context);
-    std::string message;
-    try {
-      cuda->step(1.0 / 60.0);
-    } catch (const DeviceError& error) {
-      message = error.what();
-    }
-    std::printf("non-finite step: %s\n", message.c_str());
-    check(message.find("ballistic (cuda)") != std::string::npos && message.find("particle 0 ") != std::string::npos,
-          "a non-finite CUDA step is a DeviceError naming the stage and particle 0");
+    const std::string cpu_message = message_of(cpu), cuda_message = message_of(*cuda);
+    std::printf("non-finite step: CPU '%s', CUDA '%s'\n", cpu_message.c_str(), cuda_message.c_str());
+    check(cuda_message.find("ballistic (cuda): particle ") != std::string::npos &&
+              index_of(cuda_message) == index_of(cpu_message),
+          "a non-finite CUDA step is a DeviceError naming the stage and the CPU's particle index");
   }
   check(context.validation_error_count() == 0, "no validation errors");
   std::printf("%d failed\n", failures);

@@ -35,7 +35,7 @@ TEST_CASE("capture flags parse", "[cli]") {
   CHECK(*c.capture.dump_graph == "g.dot");
 }
 
-TEST_CASE("run flags parse; help and version are verbs", "[cli]") {
+TEST_CASE("run flags parse, and help and version are verbs", "[cli]") {
   const Command r = parse({"run", "scenes/particles.toml", "--frames", "20"});
   CHECK(r.verb == Verb::Run);
   CHECK(*r.run.frames == 20);

@@ -1,10 +1,10 @@
 #include "engine/app/cli.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <map>
-#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "engine/core/error.h"
@@ -12,14 +12,14 @@
 namespace meniscus {
 namespace {
 
-// Reads flags in order; each parser consumes its value from the same cursor.
+// Reads the words after the verb in order; each flag takes its value from the same cursor.
 class Args {
  public:
   Args(int argc, const char* const* argv) : args_(argv + 1, argv + argc) {}
   bool done() const { return next_ >= args_.size(); }
   std::string take() { return args_[next_++]; }
-  std::string value(const std::string& flag) {
-    if (done()) throw InputError(flag + ": missing value");
+  std::string value(std::string_view flag) {
+    if (done()) throw InputError(std::string(flag) + ": missing value");
     return take();
   }
 
@@ -28,11 +28,18 @@ class Args {
   size_t next_ = 0;
 };
 
-uint32_t parse_count(const std::string& flag, const std::string& text, uint32_t min) {
+// One flag of one verb: its name and what it does to that verb's options.
+template <typename Options>
+struct Flag {
+  std::string_view name;
+  void (*apply)(Options& options, Args& args, std::string_view flag);
+};
+
+uint32_t parse_count(std::string_view flag, const std::string& text, uint32_t min) {
   uint32_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < min)
-    throw InputError(flag + ": expected an integer >= " + std::to_string(min) + ", got '" + text + "'");
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < min)
+    throw InputError(std::string(flag) + ": expected an integer >= " + std::to_string(min) + ", got '" + text + "'");
   return value;
 }
 
@@ -51,9 +58,11 @@ void parse_size(const std::string& text, std::optional<uint32_t>& width, std::op
   }
 }
 
+// The suffix picks the writer (timing_files.h), so an unknown one is caught before any work.
 std::filesystem::path parse_timings(const std::string& text) {
-  for (const char* suffix : {".trace.json", ".json", ".csv"})
-    if (text.size() > std::string(suffix).size() && text.ends_with(suffix)) return text;
+  for (std::string_view suffix : {".trace.json", ".json", ".csv"})
+    if (text.size() > suffix.size() && text.ends_with(suffix) && text[text.size() - suffix.size() - 1] != '/')
+      return text;
   throw InputError("--timings: expected a file ending in .json, .csv or .trace.json, got '" + text + "'");
 }
 
@@ -63,26 +72,133 @@ std::string parse_sim(const std::string& text) {
   return text;
 }
 
-// Flags shared by run and capture; returns false for a flag it does not know.
+// Flags that run and capture share.
 template <typename Options>
-bool parse_common(const std::string& flag, Args& args, Options& o) {
-  if (flag == "--size") parse_size(args.value(flag), o.width, o.height);
-  else if (flag == "--timings") o.timings.push_back(parse_timings(args.value(flag)));
-  else if (flag == "--dump-graph") o.dump_graph = args.value(flag);
-  else if (flag == "--sim") o.sim = parse_sim(args.value(flag));
-  else if (flag == "--device") o.device = args.value(flag);
-  else if (flag == "--validation") o.validation = true;
-  else if (flag == "--no-validation") o.validation = false;
-  else return false;
-  return true;
+std::vector<Flag<Options>> common_flags() {
+  return {
+      {"--size", [](Options& o, Args& a, std::string_view f) { parse_size(a.value(f), o.width, o.height); }},
+      {"--timings", [](Options& o, Args& a, std::string_view f) { o.timings.push_back(parse_timings(a.value(f))); }},
+      {"--dump-graph", [](Options& o, Args& a, std::string_view f) { o.dump_graph = a.value(f); }},
+      {"--sim", [](Options& o, Args& a, std::string_view f) { o.sim = parse_sim(a.value(f)); }},
+      {"--device", [](Options& o, Args& a, std::string_view f) { o.device = a.value(f); }},
+      {"--validation", [](Options& o, Args&, std::string_view) { o.validation = true; }},
+      {"--no-validation", [](Options& o, Args&, std::string_view) { o.validation = false; }},
+  };
 }
 
-std::filesystem::path take_scene(Args& args, const std::string& verb) {
-  if (args.done()) throw InputError("meniscus " + verb + ": missing scene file (e.g. scenes/particles.toml)");
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+template <typename Options>
+void parse_flags(Args& args, Options& options, const std::vector<Flag<Options>>& flags, std::string_view verb) {
+  while (!args.done()) {
+    const std::string word = args.take();
+    const auto flag = std::find_if(flags.begin(), flags.end(), [&](const Flag<Options>& f) { return f.name == word; });
+    if (flag != flags.end()) {
+      flag->apply(options, args, flag->name);
+      continue;
+    }
+    std::string message = "meniscus " + std::string(verb) + ": unknown flag '" + word + "'";
+    std::string_view closest;
+    size_t best = 3;
+    for (const Flag<Options>& f : flags)
+      if (const size_t d = edit_distance(word, f.name); d < best) best = d, closest = f.name;
+    if (!closest.empty()) message += " (did you mean '" + std::string(closest) + "'?)";
+    throw InputError(message);
+  }
+}
+
+std::filesystem::path take_scene(Args& args, std::string_view verb) {
+  const std::string prefix = "meniscus " + std::string(verb);
+  if (args.done()) throw InputError(prefix + ": missing scene file (e.g. scenes/particles.toml)");
   std::string scene = args.take();
-  if (scene.starts_with("-")) throw InputError("meniscus " + verb + ": expected a scene file before flags, got '" + scene + "'");
+  if (scene.starts_with("-")) throw InputError(prefix + ": expected a scene file before flags, got '" + scene + "'");
   return scene;
 }
+
+void parse_run(Args& args, Command& command) {
+  RunOptions& o = command.run;
+  o.scene = take_scene(args, "run");
+  auto flags = common_flags<RunOptions>();
+  flags.push_back({"--frames", [](RunOptions& o, Args& a, std::string_view f) { o.frames = parse_count(f, a.value(f), 1); }});
+  parse_flags(args, o, flags, "run");
+}
+
+void parse_capture(Args& args, Command& command) {
+  CaptureOptions& o = command.capture;
+  o.scene = take_scene(args, "capture");
+  auto flags = common_flags<CaptureOptions>();
+  flags.push_back({"--frames", [](CaptureOptions& o, Args& a, std::string_view f) { o.frames = parse_count(f, a.value(f), 1); }});
+  flags.push_back({"--warmup", [](CaptureOptions& o, Args& a, std::string_view f) { o.warmup = parse_count(f, a.value(f), 0); }});
+  flags.push_back({"--png", [](CaptureOptions& o, Args& a, std::string_view f) { o.png = a.value(f); }});
+  parse_flags(args, o, flags, "capture");
+  // A capture that writes nothing would be wasted work: default to a PNG named after the scene.
+  if (!o.png && o.timings.empty()) o.png = std::filesystem::path("out") / (o.scene.stem().string() + ".png");
+}
+
+void parse_mesh(Args& args, Command& command) {
+  MeshOptions& o = command.mesh;
+  if (args.done()) throw InputError("meniscus mesh: missing volume (a .nrrd/.nhdr/.vtk file or e.g. cayley:128)");
+  o.volume = args.take();
+  const std::vector<Flag<MeshOptions>> flags = {
+      {"--iso",
+       [](MeshOptions& o, Args& a, std::string_view f) {
+         const std::string text = a.value(f);
+         char* end = nullptr;
+         const float iso = std::strtof(text.c_str(), &end);
+         if (end == text.c_str() || *end != '\0' || !std::isfinite(iso))
+           throw InputError("--iso: expected a finite number, got '" + text + "'");
+         o.iso = iso;
+       }},
+      {"-o", [](MeshOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
+      {"--output", [](MeshOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
+      {"--sim",
+       [](MeshOptions& o, Args& a, std::string_view f) {
+         o.sim = a.value(f);
+         if (o.sim != "cpu" && o.sim != "vulkan")
+           throw InputError("--sim: expected cpu or vulkan (the CUDA marching cubes is not built yet), got '" + o.sim + "'");
+       }},
+      {"--device", [](MeshOptions& o, Args& a, std::string_view f) { o.device = a.value(f); }},
+      {"--validation", [](MeshOptions& o, Args&, std::string_view) { o.validation = true; }},
+  };
+  parse_flags(args, o, flags, "mesh");
+  if (!o.iso) throw InputError("meniscus mesh: --iso is required");
+  if (o.output.empty()) throw InputError("meniscus mesh: -o out.ply (or .obj) is required");
+  const std::string suffix = o.output.extension().string();
+  if (suffix != ".ply" && suffix != ".obj")
+    throw InputError("-o: expected a .ply or .obj file, got '" + o.output.string() + "'");
+}
+
+// Every verb `meniscus` knows. A new verb is one row here, one in usage_text(), one Verb value
+// and its case in main().
+struct VerbEntry {
+  std::string_view name;
+  Verb verb;
+  void (*parse)(Args& args, Command& command);  // reads the rest of the line; null: nothing to read
+};
+
+constexpr VerbEntry kVerbs[] = {
+    {"run", Verb::Run, parse_run},
+    {"capture", Verb::Capture, parse_capture},
+    {"mesh", Verb::Mesh, parse_mesh},
+    {"help", Verb::Help, nullptr},
+    {"--help", Verb::Help, nullptr},
+    {"-h", Verb::Help, nullptr},
+    {"version", Verb::Version, nullptr},
+    {"--version", Verb::Version, nullptr},
+};
 
 }  // namespace
 
@@ -96,84 +212,26 @@ std::string usage_text() {
          "  meniscus mesh <volume.nrrd|.nhdr|.vtk|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
          "                       [--sim cpu|vulkan] [--device NAME] [--validation]\n"
          "  meniscus help | --version\n"
+         "run --frames N exits after N frames (default: when the window closes)\n"
+         "capture records --frames N (default 1) after --warmup W (default 0) frames; without --png\n"
+         "  or --timings it writes out/<scene>.png\n"
          "validation layers are on by default in Debug builds\n"
-         "timing files: .json (statistics), .csv (per frame), .trace.json (chrome://tracing)\n";
+         "timing files (--timings may repeat): .json (statistics), .csv (per frame),\n"
+         "  .trace.json (chrome://tracing)\n";
 }
 
 Command parse_cli(int argc, const char* const* argv) {
   Args args(argc, argv);
   Command command;
-  if (args.done()) return command;
-  const std::string verb = args.take();
-  if (verb == "help" || verb == "--help" || verb == "-h") return command;
-  if (verb == "--version" || verb == "version") {
-    command.verb = Verb::Version;
+  if (args.done()) return command;  // bare `meniscus`: help
+  const std::string word = args.take();
+  for (const VerbEntry& entry : kVerbs) {
+    if (entry.name != word) continue;
+    command.verb = entry.verb;
+    if (entry.parse) entry.parse(args, command);
     return command;
   }
-  if (verb == "run") {
-    command.verb = Verb::Run;
-    RunOptions& o = command.run;
-    o.scene = take_scene(args, verb);
-    while (!args.done()) {
-      const std::string flag = args.take();
-      if (parse_common(flag, args, o)) continue;
-      if (flag == "--frames") o.frames = parse_count(flag, args.value(flag), 1);
-      else throw InputError("meniscus run: unknown flag '" + flag + "'");
-    }
-    return command;
-  }
-  if (verb == "capture") {
-    command.verb = Verb::Capture;
-    CaptureOptions& o = command.capture;
-    o.scene = take_scene(args, verb);
-    while (!args.done()) {
-      const std::string flag = args.take();
-      if (parse_common(flag, args, o)) continue;
-      if (flag == "--frames") o.frames = parse_count(flag, args.value(flag), 1);
-      else if (flag == "--warmup") o.warmup = parse_count(flag, args.value(flag), 0);
-      else if (flag == "--png") o.png = args.value(flag);
-      else throw InputError("meniscus capture: unknown flag '" + flag + "'");
-    }
-    if (!o.png && o.timings.empty())
-      o.png = std::filesystem::path("out") / (o.scene.stem().string() + ".png");
-    return command;
-  }
-  if (verb == "mesh") {
-    command.verb = Verb::Mesh;
-    MeshOptions& o = command.mesh;
-    if (args.done()) throw InputError("meniscus mesh: missing volume (a .nrrd/.nhdr/.vtk file or e.g. cayley:128)");
-    o.volume = args.take();
-    while (!args.done()) {
-      const std::string flag = args.take();
-      if (flag == "--iso") {
-        const std::string text = args.value(flag);
-        char* end = nullptr;
-        const float iso = std::strtof(text.c_str(), &end);
-        if (end == text.c_str() || *end != '\0' || !std::isfinite(iso))
-          throw InputError("--iso: expected a finite number, got '" + text + "'");
-        o.iso = iso;
-      } else if (flag == "-o" || flag == "--output") {
-        o.output = args.value(flag);
-      } else if (flag == "--sim") {
-        o.sim = args.value(flag);
-        if (o.sim != "cpu" && o.sim != "vulkan")
-          throw InputError("--sim: expected cpu or vulkan (the CUDA marching cubes is not built yet), got '" + o.sim + "'");
-      } else if (flag == "--device") {
-        o.device = args.value(flag);
-      } else if (flag == "--validation") {
-        o.validation = true;
-      } else {
-        throw InputError("meniscus mesh: unknown flag '" + flag + "'");
-      }
-    }
-    if (!o.iso) throw InputError("meniscus mesh: --iso is required");
-    if (o.output.empty()) throw InputError("meniscus mesh: -o out.ply (or .obj) is required");
-    const std::string suffix = o.output.extension().string();
-    if (suffix != ".ply" && suffix != ".obj")
-      throw InputError("-o: expected a .ply or .obj file, got '" + o.output.string() + "'");
-    return command;
-  }
-  throw InputError("unknown command '" + verb + "' (expected run, capture, mesh or help)");
+  throw InputError("unknown command '" + word + "' (expected run, capture, mesh, help or --version)");
 }
 
 }  // namespace meniscus

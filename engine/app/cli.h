@@ -28,6 +28,9 @@ struct Command {
   MeshOptions mesh;
 };
 
+// Takes main()'s argv as is (char** converts). Verbs are rows of a table in cli.cpp; a later
+// verb (levelset, reconstruct, ...) is a row there, a Verb value, its options here and a case
+// in main().
 Command parse_cli(int argc, const char* const* argv);
 std::string usage_text();
 

@@ -1,5 +1,7 @@
 #include "engine/app/scene.h"
 
+#include <sstream>
+
 namespace meniscus {
 namespace {
 
@@ -23,7 +25,11 @@ CameraSettings read_camera(const ParamTable& t) {
   c.fov_y_degrees = static_cast<float>(t.number("fov_y_degrees", c.fov_y_degrees, 1.0, 179.0));
   c.near = static_cast<float>(t.number("near", c.near, 1e-5, 1e6));
   c.far = static_cast<float>(t.number("far", c.far, 1e-4, 1e7));
-  if (c.far <= c.near) t.fail("far", "must be greater than near (" + std::to_string(c.near) + ")");
+  if (c.far <= c.near) {
+    std::ostringstream message;
+    message << "expected a number greater than near (" << c.near << "), got " << c.far;
+    t.fail("far", message.str());
+  }
   c.move_speed = static_cast<float>(t.number("move_speed", c.move_speed, 1e-4, 1e6));
   t.finish();
   return c;
@@ -50,7 +56,7 @@ EnvironmentSettings read_environment(const ParamTable& t) {
 
 ParamTable Scene::pass(const std::string& name) const {
   auto it = passes.find(name);
-  return it != passes.end() ? it->second : ParamTable();
+  return it != passes.end() ? it->second : pass_section.table(name);
 }
 
 Scene load_scene(const std::filesystem::path& file) {
@@ -66,8 +72,8 @@ Scene load_scene(const std::filesystem::path& file) {
     std::string type = stage.required_string("type");
     scene.stages.push_back({std::move(type), std::move(stage)});
   }
-  const ParamTable passes = root.table("pass");
-  for (const std::string& name : passes.keys()) scene.passes.emplace(name, passes.table(name));
+  scene.pass_section = root.table("pass");
+  for (const std::string& name : scene.pass_section.keys()) scene.passes.emplace(name, scene.pass_section.table(name));
   root.finish();
   return scene;
 }

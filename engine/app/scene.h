@@ -2,6 +2,7 @@
 // A scene file: what a user launches. The fixed sections are read here; each [[stage]] and
 // [pass.<name>] table is handed, unread, to the stage or pass it configures, which reads it
 // through the same ParamTable and so reports errors the same way.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -13,6 +14,7 @@
 
 namespace meniscus {
 
+// Each field's initializer is the documented default for an absent key.
 struct RenderSettings {
   uint32_t width = 1280;
   uint32_t height = 720;
@@ -61,8 +63,11 @@ struct Scene {
   std::vector<StageConfig> stages;
   std::map<std::string, ParamTable> passes;  // [pass.<name>]
 
-  // The [pass.<name>] table, or an empty one when the scene has none.
+  // The [pass.<name>] table, or an empty view when the scene has none (its errors still name
+  // the file and `pass.<name>`).
   ParamTable pass(const std::string& name) const;
+
+  ParamTable pass_section;  // [pass] itself, so absent passes are located views too
 };
 
 // Throws InputError (file:line:col, field, what was expected) for anything wrong.

@@ -44,21 +44,23 @@ uint32_t SortedTileList::allocate(TileStatus& status) {
 }
 
 void SortedTileList::update_flags(uint32_t id) {
+  // Per voxel, the directions whose facing layer it belongs to (a corner voxel faces 7).
+  static const std::array<uint32_t, kTileVoxels> kFacing = [] {
+    std::array<uint32_t, kTileVoxels> masks{};
+    const auto& offsets = neighbour_offsets();
+    for (int z = 0; z < kTileSide; ++z)
+      for (int y = 0; y < kTileSide; ++y)
+        for (int x = 0; x < kTileSide; ++x)
+          for (int d = 0; d < 26; ++d)
+            if (faces(offsets[d], x, y, z)) masks[voxel_index(x, y, z)] |= 1u << d;
+    return masks;
+  }();
   const float* v = tile(id);
   uint32_t activity = 0, border = 0;
-  const auto& offsets = neighbour_offsets();
-  for (int z = 0; z < kTileSide; ++z)
-    for (int y = 0; y < kTileSide; ++y)
-      for (int x = 0; x < kTileSide; ++x) {
-        const float value = v[voxel_index(x, y, z)];
-        const bool band = std::abs(value) < gamma_;
-        if (band) activity |= kSelfActive;
-        for (int d = 0; d < 26; ++d) {
-          if (!faces(offsets[d], x, y, z)) continue;
-          if (band) activity |= 1u << d;
-          if (value < 0) border |= 1u << d;
-        }
-      }
+  for (int i = 0; i < kTileVoxels; ++i) {
+    if (std::abs(v[i]) < gamma_) activity |= kFacing[i] | kSelfActive;
+    if (v[i] < 0) border |= kFacing[i];
+  }
   activity_[id] = activity;
   border_[id] = border;
 }

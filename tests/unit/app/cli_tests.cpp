@@ -61,4 +61,43 @@ TEST_CASE("bad flags are errors naming the flag and the value", "[cli][errors]")
   CHECK_THROWS_WITH(parse({"run", "s.toml", "--warmup", "3"}), Contains("unknown flag '--warmup'"));
 }
 
+TEST_CASE("defaults, repeated timings and every help spelling", "[cli]") {
+  const Command r = parse({"run", "scenes/particles.toml"});
+  CHECK_FALSE(r.run.frames.has_value());  // until the window closes
+  CHECK_FALSE(r.run.width.has_value());
+  CHECK(r.run.sim == "auto");
+  const Command c = parse({"capture", "scenes/particles.toml", "--device", "llvmpipe", "--no-validation"});
+  CHECK(c.capture.frames == 1);
+  CHECK(c.capture.warmup == 0);
+  CHECK(c.capture.device == "llvmpipe");
+  CHECK_FALSE(c.capture.validation);
+  CHECK(*c.capture.png == std::filesystem::path("out") / "particles.png");
+  const Command t = parse({"capture", "s.toml", "--timings", "a.csv", "--timings", "b.trace.json", "--timings", "c.json"});
+  CHECK(t.capture.timings == std::vector<std::filesystem::path>{"a.csv", "b.trace.json", "c.json"});
+  CHECK_FALSE(t.capture.png.has_value());  // timings alone write no image
+  CHECK(parse({"help"}).verb == Verb::Help);
+  CHECK(parse({"-h"}).verb == Verb::Help);
+  CHECK(parse({"version"}).verb == Verb::Version);
+  const Command big = parse({"run", "s.toml", "--size", "16384x16"});
+  CHECK(*big.run.width == 16384);
+  CHECK(*big.run.height == 16);
+}
+
+TEST_CASE("more bad flags, each naming the flag and the value", "[cli][errors]") {
+  CHECK_THROWS_WITH(parse({"run", "s.toml", "--size", "16385x16"}), Contains("--size") && Contains("'16385x16'"));
+  CHECK_THROWS_WITH(parse({"run", "s.toml", "--size", "1280*720"}), Contains("--size: expected WxH like 1280x720"));
+  CHECK_THROWS_WITH(parse({"run", "s.toml", "--size", "x720"}), Contains("'x720'"));
+  CHECK_THROWS_WITH(parse({"run", "s.toml", "--frames", "0"}), Contains("--frames") && Contains("'0'"));
+  CHECK_THROWS_WITH(parse({"run", "s.toml", "--frames", "+5"}), Contains("--frames") && Contains("'+5'"));
+  CHECK_THROWS_WITH(parse({"run", "s.toml", "--timings", ".json"}), Contains("--timings") && Contains("'.json'"));
+  CHECK_THROWS_WITH(parse({"run", "s.toml", "--timings", "t.trace"}), Contains("--timings") && Contains("'t.trace'"));
+  CHECK_THROWS_WITH(parse({"run", "s.toml", "--timings"}), Contains("--timings: missing value"));
+  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--warmup", "-1"}), Contains("--warmup") && Contains("'-1'"));
+  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--device"}), Contains("--device: missing value"));
+  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--frame", "3"}),
+                    Contains("unknown flag '--frame'") && Contains("did you mean '--frames'"));
+  CHECK_THROWS_WITH(parse({"run"}), Contains("meniscus run: missing scene file"));
+  CHECK_THROWS_WITH(parse({"run", "s.toml", "--png", "x.png"}), Contains("meniscus run: unknown flag '--png'"));
+}
+
 }  // namespace meniscus

@@ -1,7 +1,8 @@
 #pragma once
 // The timing hook for CUDA simulation stages: a pair of CUDA events recorded on the stage's
 // stream around its kernels, read after the stream has passed them. Opaque handles keep this
-// header free of CUDA; without CUDA the constructor throws a DeviceError.
+// header free of CUDA; without CUDA the constructor throws a DeviceError. For named stages
+// behind the StageTimer interface, see cuda_stage_timer.h.
 namespace meniscus::profile {
 
 class CudaEventTimer {

@@ -1,5 +1,6 @@
 #include "engine/profile/json_writer.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -76,9 +77,11 @@ JsonWriter& JsonWriter::value(double number) {
   if (!std::isfinite(number)) {
     out_ << "null";  // JSON has no NaN/inf
   } else {
+    // The shortest text that reads back as the same double: nothing lost (trace timestamps in
+    // microseconds of a long capture need more than 9 digits), nothing padded.
     char buffer[32];
-    std::snprintf(buffer, sizeof(buffer), "%.9g", number);
-    out_ << buffer;
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), number);
+    out_.write(buffer, error == std::errc() ? end - buffer : 0);
   }
   return *this;
 }

@@ -1,20 +1,27 @@
 #pragma once
 // Order statistics of timing samples.
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace meniscus::profile {
 
 struct Summary {
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
   size_t count = 0;
-  double min = 0, median = 0, p95 = 0, p99 = 0, max = 0, mean = 0;
+  double min = kNone, median = kNone, p95 = kNone, p99 = kNone, max = kNone, mean = kNone;
 };
 
-// Percentiles interpolate linearly between the closest ranks (numpy.percentile's default,
-// "linear"): the q-th percentile of sorted x[0..n-1] is at fractional rank q/100 * (n - 1).
-// An empty sample set gives count 0 and zeros, so a capture of a pass that never ran still
-// writes a well-formed file.
+// Percentiles interpolate linearly between the closest ranks (numpy.percentile's default
+// method, "linear"): the q-th percentile of sorted x[0..n-1] sits at fractional rank
+// r = q/100 * (n - 1) and is x[floor(r)] + (x[floor(r)+1] - x[floor(r)]) * (r - floor(r)).
+//
+// No samples (a pass that never ran) gives count 0 and NaN for every statistic: zero would
+// read as "free". The JSON writer turns NaN into null. A NaN sample is a bug upstream and
+// throws std::invalid_argument (it would also break the sort).
 Summary summarize(std::vector<double> samples);
+
+// q in [0, 100]; `sorted` ascending. NaN for an empty vector.
 double percentile_sorted(const std::vector<double>& sorted, double q);
 
 }  // namespace meniscus::profile

@@ -1,5 +1,7 @@
 #include "engine/profile/timing_log.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -26,6 +28,35 @@ void write_summary(JsonWriter& json, const Summary& s) {
   json.key("mean").value(s.mean);
   json.end_object();
 }
+
+void write_metadata(JsonWriter& json, const CaptureMetadata& m) {
+  json.begin_object();
+  json.key("scene").value(m.scene);
+  json.key("device").value(m.device);
+  json.key("driver").value(m.driver);
+  json.key("vulkan_api").value(m.vulkan_api);
+  json.key("git_revision").value(m.git_revision);
+  json.key("sim_backend").value(m.sim_backend);
+  json.key("timestamp_utc").value(m.timestamp_utc);
+  json.key("width").value(m.width);
+  json.key("height").value(m.height);
+  json.key("frames").value(m.frames);
+  json.key("warmup").value(m.warmup);
+  json.key("units").value("milliseconds");
+  json.end_object();
+}
+
+// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Trace times are microseconds; nanoseconds (three decimals) is the finest any of our clocks
+// resolves, and rounding there keeps float noise (53953.48199946314) out of the file.
+double to_trace_us(double ms) { return std::round(ms * 1e6) / 1e3; }
 
 // Names in order of first appearance, with all their samples.
 struct Series {
@@ -54,20 +85,8 @@ std::string TimingLog::to_json() const {
   }
   JsonWriter json;
   json.begin_object();
-  json.key("metadata").begin_object();
-  json.key("scene").value(metadata_.scene);
-  json.key("device").value(metadata_.device);
-  json.key("driver").value(metadata_.driver);
-  json.key("vulkan_api").value(metadata_.vulkan_api);
-  json.key("git_revision").value(metadata_.git_revision);
-  json.key("sim_backend").value(metadata_.sim_backend);
-  json.key("timestamp_utc").value(metadata_.timestamp_utc);
-  json.key("width").value(metadata_.width);
-  json.key("height").value(metadata_.height);
-  json.key("frames").value(metadata_.frames);
-  json.key("warmup").value(metadata_.warmup);
-  json.key("units").value("milliseconds");
-  json.end_object();
+  json.key("metadata");
+  write_metadata(json, metadata_);
   json.key("frame").begin_object();
   json.key("cpu_ms");
   write_summary(json, summarize(cpu));
@@ -95,6 +114,7 @@ std::string TimingLog::to_json() const {
     json.key("frame").value(f.frame);
     json.key("cpu_ms").value(f.cpu_ms);
     json.key("gpu_ms").value(f.gpu_ms);
+    json.key("start_ms").value(f.start_ms);
     json.key("passes").begin_object();
     for (const PassSample& p : f.passes) json.key(p.name).value(p.gpu_ms);
     json.end_object();
@@ -115,8 +135,8 @@ std::string TimingLog::to_csv() const {
   for (const FrameTiming& f : frames_) {
     out << f.frame << ",frame,cpu," << f.cpu_ms << "\n";
     out << f.frame << ",frame,gpu," << f.gpu_ms << "\n";
-    for (const PassSample& p : f.passes) out << f.frame << ",pass," << p.name << "," << p.gpu_ms << "\n";
-    for (const StageSample& s : f.stages) out << f.frame << ",stage," << s.name << "," << s.ms << "\n";
+    for (const PassSample& p : f.passes) out << f.frame << ",pass," << csv_field(p.name) << "," << p.gpu_ms << "\n";
+    for (const StageSample& s : f.stages) out << f.frame << ",stage," << csv_field(s.name) << "," << s.ms << "\n";
   }
   return out.str();
 }
@@ -143,37 +163,49 @@ std::string TimingLog::to_chrome_trace() const {
   name_event("thread_name", kCpuPid, kFrameTid, "frame");
   name_event("thread_name", kCpuPid, kSimTid, "simulation stages");
   name_event("thread_name", kGpuPid, kPassTid, "passes");
-  auto complete = [&](const std::string& name, int pid, int tid, double start_ms, double duration_ms, uint64_t frame) {
+  auto complete = [&](const std::string& name, int pid, int tid, double start_ms, double duration_ms, uint64_t frame,
+                      const PassSample* pass) {
     json.begin_object();
     json.key("name").value(name);
     json.key("ph").value("X");
     json.key("pid").value(pid);
     json.key("tid").value(tid);
-    json.key("ts").value(start_ms * 1000.0);
-    json.key("dur").value(duration_ms * 1000.0);
-    json.key("args").begin_object().key("frame").value(frame).end_object();
+    json.key("ts").value(to_trace_us(start_ms));
+    json.key("dur").value(to_trace_us(duration_ms));
+    json.key("args").begin_object().key("frame").value(frame);
+    if (pass) {
+      json.key("gpu_ms").value(pass->gpu_ms);
+      json.key("begin_ms").value(pass->begin_ms);
+      json.key("end_ms").value(pass->end_ms);
+    }
+    json.end_object();
     json.end_object();
   };
   const double origin = frames_.empty() ? 0.0 : frames_.front().start_ms;
+  // Slices on one track must nest or follow each other. GPU pass intervals can overlap a little
+  // (a pass's TOP_OF_PIPE begin may land before the previous pass's BOTTOM_OF_PIPE end), and a
+  // frame placed at its CPU start can reach into the next one's, so on the GPU track each slice
+  // starts no earlier than the previous one ended. The measured values stay in its args.
+  double gpu_track_end = 0.0;
   for (const FrameTiming& f : frames_) {
     const double start = f.start_ms - origin;
-    complete("frame " + std::to_string(f.frame), kCpuPid, kFrameTid, start, f.cpu_ms, f.frame);
-    double stage_start = start;
+    complete("frame " + std::to_string(f.frame), kCpuPid, kFrameTid, start, f.cpu_ms, f.frame, nullptr);
+    double stage_start = start;  // stages run one after another at the start of the frame
     for (const StageSample& s : f.stages) {
-      complete(s.name + " (" + s.backend + ")", kCpuPid, kSimTid, stage_start, s.ms, f.frame);
+      complete(s.name + " (" + s.backend + ")", kCpuPid, kSimTid, stage_start, s.ms, f.frame, nullptr);
       stage_start += s.ms;
     }
-    for (const PassSample& p : f.passes) complete(p.name, kGpuPid, kPassTid, start + p.begin_ms, p.gpu_ms, f.frame);
+    for (const PassSample& p : f.passes) {
+      const double begin = std::max(start + p.begin_ms, gpu_track_end);
+      const double end = std::max(start + p.end_ms, begin);
+      complete(p.name, kGpuPid, kPassTid, begin, end - begin, f.frame, &p);
+      gpu_track_end = end;
+    }
   }
   json.end_array();
   json.key("displayTimeUnit").value("ms");
-  json.key("otherData").begin_object();
-  json.key("scene").value(metadata_.scene);
-  json.key("device").value(metadata_.device);
-  json.key("driver").value(metadata_.driver);
-  json.key("git_revision").value(metadata_.git_revision);
-  json.key("resolution").value(std::to_string(metadata_.width) + "x" + std::to_string(metadata_.height));
-  json.end_object();
+  json.key("otherData");
+  write_metadata(json, metadata_);
   json.end_object();
   return json.str() + "\n";
 }

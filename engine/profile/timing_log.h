@@ -1,9 +1,17 @@
 #pragma once
 // Frame timings of one run and the files they are written to. The file's suffix picks the
-// format: .json (statistics per pass and per frame, with metadata), .csv (one row per frame
-// and pass), .trace.json (Chrome trace events: chrome://tracing, Perfetto).
+// format:
+//   .json        {"metadata", "frame": {cpu_ms, gpu_ms summaries}, "passes": {name: summary},
+//                 "stages": {name: summary}, "stage_backends", "frames": [per-frame values]};
+//                summaries are {count, min, median, p95, p99, max, mean} (stats.h), null when
+//                there are no samples
+//   .csv         frame,kind,name,ms: per frame a cpu and a gpu row, a row per pass, per stage
+//   .trace.json  Chrome trace events ("X", microseconds): CPU frame, sim stage and GPU pass
+//                tracks, metadata in otherData; loads in chrome://tracing and Perfetto
+// Every time in these structs is in milliseconds.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace meniscus::profile {
@@ -11,7 +19,7 @@ namespace meniscus::profile {
 struct PassSample {
   std::string name;
   double gpu_ms = 0;
-  double begin_ms = 0;  // relative to the frame's first GPU timestamp
+  double begin_ms = 0;  // relative to the frame-start GPU timestamp (GpuPassTimer::begin_frame)
   double end_ms = 0;
 };
 

@@ -8,7 +8,7 @@ packages=(
   libvulkan-dev vulkan-validationlayers mesa-vulkan-drivers vulkan-tools
   glslc spirv-tools
   libglfw3-dev libimgui-dev
-  catch2 libglm-dev libtomlplusplus-dev libpng-dev libtbb-dev
+  catch2 libglm-dev libtomlplusplus-dev libpng-dev libtbb-dev libopenvdb-dev
   xvfb xauth
   python3 python3-matplotlib python3-numpy
 )

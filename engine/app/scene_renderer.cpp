@@ -212,8 +212,8 @@ void SceneRenderer::render(const OutputImage& output, const FrameSync& sync, dou
   if (sync.wait) {
     VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
     wait.semaphore = sync.wait;
-    // Everything in the frame waits: the first thing to touch the image is a layout
-    // transition whose source scope is empty.
+    // The image's first layout transition takes its first user's stages as its source scope,
+    // so waiting there would do; waiting for everything is simpler and costs nothing measurable.
     wait.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     waits.push_back(wait);
   }

@@ -52,10 +52,13 @@ AccessInfo access_info(Access access, bool depth_format) {
     case Access::VertexAttributeRead:
       return {VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT, VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT,
               VK_IMAGE_LAYOUT_UNDEFINED, false};
+    // All transfer stages: a pass may copy, blit (mip chains), resolve or clear, and the
+    // graph cannot tell which; COPY alone would leave a blit unsynchronised.
     case Access::TransferSrc:
-      return {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, false};
+      return {VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT,
+              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, false};
     case Access::TransferDst:
-      return {VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+      return {VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, true};
     case Access::Present:
       // Presentation needs no access mask; the semaphore signal after the frame orders it.
@@ -95,7 +98,7 @@ const char* access_name(Access access) {
   return "?";
 }
 
-VkImageUsageFlags image_usage_for(Access access, bool depth_format) {
+VkImageUsageFlags image_usage_for(Access access) {
   switch (access) {
     case Access::ColorAttachmentWrite:
     case Access::ColorAttachmentReadWrite:
@@ -118,7 +121,6 @@ VkImageUsageFlags image_usage_for(Access access, bool depth_format) {
     case Access::TransferDst:
       return VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     default:
-      (void)depth_format;
       return 0;
   }
 }

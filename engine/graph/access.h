@@ -37,10 +37,12 @@ struct AccessInfo {
   bool writes;
 };
 
-// `depth_format` picks depth layouts for attachment and sampled accesses of depth images.
+// `depth_format` picks the depth read-only layout for sampled accesses of depth images, so a
+// depth buffer can be tested and sampled in one pass without a layout change.
 AccessInfo access_info(Access access, bool depth_format);
 const char* access_name(Access access);
-VkImageUsageFlags image_usage_for(Access access, bool depth_format);
+// The usage bit a transient needs for this access (0 for host, present and none).
+VkImageUsageFlags image_usage_for(Access access);
 VkBufferUsageFlags buffer_usage_for(Access access);
 
 }  // namespace meniscus::graph

@@ -1,9 +1,11 @@
-// FrameGraph::compile(): the four bake phases, in order.
+// FrameGraph::compile(): the bake phases, in order.
 //   1. dependencies   RAW, WAW and WAR edges between passes, from the versioned accesses
 //   2. culling        keep what reaches a side effect or an imported resource
 //   3. ordering       topological, stable in declaration order; a cycle is an error
-//   4. barriers       per resource, from each access to the next (and to the final state)
-//   5. memory         transient resources with disjoint lifetimes share memory
+//   4. memory         transient resources with disjoint lifetimes share memory
+//   5. barriers       per resource, from each access to the next (and to the final state)
+// Memory comes before barriers because the first use of aliased memory must wait for the
+// previous occupant.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -11,19 +13,22 @@
 #include <set>
 
 #include "engine/core/image.h"
+#include "engine/graph/alias_memory.h"
 #include "engine/graph/frame_graph.h"
 
 namespace meniscus::graph {
 namespace {
 
-struct Edges {
-  std::vector<std::set<uint32_t>> after;      // after[p]: passes p must run after (all kinds)
-  std::vector<std::set<uint32_t>> needs;      // needs[p]: passes whose output p consumes
-};
-
 bool is_depth(const ResourceNode& node) {
   return node.kind == ResourceKind::Image && is_depth_format(node.image.format);
 }
+
+struct Edges {
+  // after[p][q] = r: p must run after q, because of resource r (RAW, WAW or WAR).
+  std::vector<std::map<uint32_t, uint32_t>> after;
+  // needs[p]: passes whose output p consumes (RAW and WAW); culling follows only these.
+  std::vector<std::set<uint32_t>> needs;
+};
 
 // The merged access of one pass to one resource (a pass may read and write it).
 struct PassUse {
@@ -37,17 +42,23 @@ struct PassUse {
 struct ResourceState {
   VkPipelineStageFlags2 write_stages = 0;
   VkAccessFlags2 write_access = 0;
-  VkPipelineStageFlags2 read_stages = 0;   // readers since the last write
-  VkPipelineStageFlags2 synced_stages = 0; // stages already made to wait for the last write
+  VkPipelineStageFlags2 read_stages = 0;    // readers since the last write
+  VkPipelineStageFlags2 synced_stages = 0;  // stages already made to wait for the last write
   VkAccessFlags2 synced_access = 0;
   VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
   bool touched = false;
+  // An imported image with undefined content (a swapchain image) is only usable once a
+  // semaphore wait says so. An empty source scope would let the layout transition run
+  // before that wait; waiting on the first user's own stages chains it behind a wait at
+  // those stages (or ALL_COMMANDS).
+  bool transition_at_first_use = false;
 };
 
 ResourceState initial_state(const ResourceNode& node) {
   ResourceState state;
   if (!node.imported) return state;
-  const Access initial = node.kind == ResourceKind::Image ? node.external_image.initial : node.external_buffer.initial;
+  const bool image = node.kind == ResourceKind::Image;
+  const Access initial = image ? node.external_image.initial : node.external_buffer.initial;
   const AccessInfo info = access_info(initial, is_depth(node));
   if (info.writes) {
     state.write_stages = info.stages;
@@ -55,7 +66,8 @@ ResourceState initial_state(const ResourceNode& node) {
   } else {
     state.read_stages = info.stages;
   }
-  state.layout = node.kind == ResourceKind::Image ? info.layout : VK_IMAGE_LAYOUT_UNDEFINED;
+  state.layout = image ? info.layout : VK_IMAGE_LAYOUT_UNDEFINED;
+  state.transition_at_first_use = image && initial == Access::None;
   return state;
 }
 
@@ -65,7 +77,8 @@ std::optional<Barrier> barrier_for(uint32_t resource, bool image, ResourceState&
   Barrier b{resource, 0, 0, use.stages, use.access, state.layout, use.layout, image, false};
   bool needed = layout_change;
   if (use.writes || layout_change) {
-    // Writes (and layout transitions, which write) wait for the last write and every read since.
+    // Writes (and layout transitions, which write) wait for the last write and every read
+    // since: WAW is a memory dependency, WAR only an execution dependency.
     b.src_stages = state.write_stages | state.read_stages;
     b.src_access = state.write_access;
     needed |= b.src_stages != 0;
@@ -78,6 +91,9 @@ std::optional<Barrier> barrier_for(uint32_t resource, bool image, ResourceState&
       needed = true;
     }
   }
+  if (layout_change && state.transition_at_first_use) b.src_stages |= use.stages;
+  state.transition_at_first_use = false;
+
   // Update the state to "after this pass".
   if (use.writes) {
     state.write_stages = use.stages;
@@ -86,7 +102,8 @@ std::optional<Barrier> barrier_for(uint32_t resource, bool image, ResourceState&
     state.synced_stages = 0;
     state.synced_access = 0;
   } else if (layout_change) {
-    // The transition acts as the latest write; this pass's stages already wait for it.
+    // The transition acts as the latest write; later readers chain through this pass's
+    // stages, which already see the data.
     state.write_stages = use.stages;
     state.write_access = 0;
     state.read_stages = use.stages;
@@ -109,6 +126,8 @@ const CompiledGraph& FrameGraph::compile(const MemoryRequirementsFn& requirement
   const uint32_t pass_count = static_cast<uint32_t>(passes_.size());
   const uint32_t resource_count = static_cast<uint32_t>(resources_.size());
   compiled_ = CompiledGraph{};
+  is_compiled_ = false;
+  alive_.clear();
 
   // ---- 1. dependencies -------------------------------------------------------------------
   // producer[r][v]: the pass that wrote version v of resource r (v >= 1).
@@ -124,7 +143,7 @@ const CompiledGraph& FrameGraph::compile(const MemoryRequirementsFn& requirement
       else readers[a.resource][a.version].push_back(p);
     }
   }
-  Edges edges{std::vector<std::set<uint32_t>>(pass_count), std::vector<std::set<uint32_t>>(pass_count)};
+  Edges edges{std::vector<std::map<uint32_t, uint32_t>>(pass_count), std::vector<std::set<uint32_t>>(pass_count)};
   for (uint32_t p = 0; p < pass_count; ++p) {
     for (const AccessRecord& a : passes_[p].accesses) {
       const ResourceNode& node = resources_[a.resource];
@@ -132,24 +151,24 @@ const CompiledGraph& FrameGraph::compile(const MemoryRequirementsFn& requirement
       if (!a.write && a.version == 0 && !node.imported)
         fail("pass '" + passes_[p].name + "' reads '" + node.name + "' which no pass writes");
       if (source != UINT32_MAX && source != p) {
-        edges.after[p].insert(source);  // RAW, or WAW for a write of the next version
+        edges.after[p].emplace(source, a.resource);  // RAW, or WAW for a write of the next version
         edges.needs[p].insert(source);
       }
       if (a.write) {
         for (uint32_t reader : readers[a.resource][a.version])
-          if (reader != p) edges.after[p].insert(reader);  // WAR
+          if (reader != p) edges.after[p].emplace(reader, a.resource);  // WAR
       }
     }
   }
 
-  // ---- 2. culling ------------------------------------------------------------------------
-  std::vector<bool> alive(pass_count, false);
+  // ---- 2. culling (reference counting seen from the roots) -------------------------------
+  alive_.assign(pass_count, false);
   std::vector<uint32_t> stack;
   for (uint32_t p = 0; p < pass_count; ++p) {
     bool root = passes_[p].side_effect;
     for (const AccessRecord& a : passes_[p].accesses) root |= a.write && resources_[a.resource].imported;
     if (root) {
-      alive[p] = true;
+      alive_[p] = true;
       stack.push_back(p);
     }
   }
@@ -157,28 +176,28 @@ const CompiledGraph& FrameGraph::compile(const MemoryRequirementsFn& requirement
     const uint32_t p = stack.back();
     stack.pop_back();
     for (uint32_t q : edges.needs[p])
-      if (!alive[q]) {
-        alive[q] = true;
+      if (!alive_[q]) {
+        alive_[q] = true;
         stack.push_back(q);
       }
   }
   for (uint32_t p = 0; p < pass_count; ++p)
-    if (!alive[p]) compiled_.culled.push_back(p);
+    if (!alive_[p]) compiled_.culled.push_back(p);
 
   // ---- 3. ordering (Kahn, smallest declaration index first) ------------------------------
   std::vector<uint32_t> pending(pass_count, 0);
   std::vector<std::vector<uint32_t>> before(pass_count);  // before[q]: passes waiting on q
   for (uint32_t p = 0; p < pass_count; ++p) {
-    if (!alive[p]) continue;
-    for (uint32_t q : edges.after[p])
-      if (alive[q]) {
+    if (!alive_[p]) continue;
+    for (const auto& [q, resource] : edges.after[p])
+      if (alive_[q]) {
         ++pending[p];
         before[q].push_back(p);
       }
   }
   std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
   for (uint32_t p = 0; p < pass_count; ++p)
-    if (alive[p] && pending[p] == 0) ready.push(p);
+    if (alive_[p] && pending[p] == 0) ready.push(p);
   std::vector<uint32_t> order;
   while (!ready.empty()) {
     const uint32_t p = ready.top();
@@ -187,106 +206,67 @@ const CompiledGraph& FrameGraph::compile(const MemoryRequirementsFn& requirement
     for (uint32_t next : before[p])
       if (--pending[next] == 0) ready.push(next);
   }
-  const size_t alive_count = std::count(alive.begin(), alive.end(), true);
+  const size_t alive_count = std::count(alive_.begin(), alive_.end(), true);
   if (order.size() != alive_count) {
-    // Walk back along unsatisfied edges from a stuck pass until a pass repeats: that's a cycle.
+    // Every stuck pass waits on another stuck pass; walking those waits must repeat a pass,
+    // and the walk from its first visit is a cycle.
     uint32_t p = 0;
-    while (!alive[p] || pending[p] == 0) ++p;
-    std::vector<uint32_t> path;
+    while (!alive_[p] || pending[p] == 0) ++p;
+    std::vector<uint32_t> path, via;
     std::vector<int> seen(pass_count, -1);
     while (seen[p] < 0) {
       seen[p] = static_cast<int>(path.size());
       path.push_back(p);
-      for (uint32_t q : edges.after[p])
-        if (alive[q] && pending[q] > 0) {
+      for (const auto& [q, resource] : edges.after[p])
+        if (alive_[q] && pending[q] > 0) {
+          via.push_back(resource);
           p = q;
           break;
         }
     }
     std::string cycle;
-    for (size_t i = seen[p]; i < path.size(); ++i) cycle += "'" + passes_[path[i]].name + "' after ";
-    fail("dependency cycle: " + cycle + "'" + passes_[p].name + "' (a pass reads a version that a later write replaces)");
+    for (size_t i = seen[p]; i < path.size(); ++i) {
+      const uint32_t next = i + 1 < path.size() ? path[i + 1] : p;
+      cycle += (cycle.empty() ? "" : ", ") + std::string("'") + passes_[path[i]].name + "' waits for '" +
+               passes_[next].name + "' (on '" + resources_[via[i]].name + "')";
+    }
+    fail("dependency cycle: " + cycle + "; a pass reads a version that a later write replaces (stale handle)");
   }
 
-  // ---- 4. barriers -----------------------------------------------------------------------
-  std::vector<uint32_t> position(pass_count, UINT32_MAX);
-  for (uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i;
-  std::vector<ResourceState> states(resource_count);
-  for (uint32_t r = 0; r < resource_count; ++r) states[r] = initial_state(resources_[r]);
-
-  // Lifetimes of transients, needed for the aliasing barriers below.
+  // ---- 4. memory ---------------------------------------------------------------------------
   std::vector<uint32_t> first_use(resource_count, UINT32_MAX), last_use(resource_count, 0);
   for (uint32_t i = 0; i < order.size(); ++i)
     for (const AccessRecord& a : passes_[order[i]].accesses) {
       first_use[a.resource] = std::min(first_use[a.resource], i);
       last_use[a.resource] = std::max(last_use[a.resource], i);
     }
-
-  // ---- 5. memory (before barriers are emitted, so first uses can wait on earlier occupants)
-  std::vector<uint32_t> transients;
-  for (uint32_t r = 0; r < resource_count; ++r)
-    if (!resources_[r].imported && first_use[r] != UINT32_MAX) transients.push_back(r);
-  std::map<uint32_t, MemoryRequirement> requirement;
-  for (uint32_t r : transients) {
-    requirement[r] = requirements(r, resources_[r], usage_of(r));
-    compiled_.memory_without_aliasing += requirement[r].size;
+  std::vector<TransientUse> transients;
+  for (uint32_t r = 0; r < resource_count; ++r) {
+    if (resources_[r].imported || first_use[r] == UINT32_MAX) continue;
+    const uint32_t usage = usage_of(r);
+    transients.push_back({r, requirements(r, resources_[r], usage), first_use[r], last_use[r],
+                          resources_[r].kind == ResourceKind::Image, usage});
   }
-  std::stable_sort(transients.begin(), transients.end(),
-                   [&](uint32_t a, uint32_t b) { return requirement[a].size > requirement[b].size; });
-  auto overlaps_in_time = [&](uint32_t a, uint32_t b) {
-    return first_use[a] <= last_use[b] && first_use[b] <= last_use[a];
-  };
-  std::vector<Placement> placed;
-  for (uint32_t r : transients) {
-    const MemoryRequirement& req = requirement[r];
-    bool done = false;
-    for (uint32_t block = 0; block < compiled_.blocks.size() && !done; ++block) {
-      MemoryBlock& mb = compiled_.blocks[block];
-      if ((mb.memory_type_bits & req.memory_type_bits) == 0) continue;
-      // Candidate offsets: the block start and the end of every occupant.
-      std::vector<VkDeviceSize> candidates{0};
-      for (const Placement& p : placed)
-        if (p.block == block) candidates.push_back(p.offset + p.requirement.size);
-      std::sort(candidates.begin(), candidates.end());
-      for (VkDeviceSize offset : candidates) {
-        const VkDeviceSize alignment = std::max<VkDeviceSize>(req.alignment, 1);
-        offset = (offset + alignment - 1) / alignment * alignment;
-        if (offset + req.size > mb.size) continue;
-        const bool collides = std::any_of(placed.begin(), placed.end(), [&](const Placement& p) {
-          return p.block == block && overlaps_in_time(p.resource, r) && offset < p.offset + p.requirement.size &&
-                 p.offset < offset + req.size;
-        });
-        if (collides) continue;
-        mb.memory_type_bits &= req.memory_type_bits;
-        placed.push_back({r, block, offset, first_use[r], last_use[r], req});
-        done = true;
-        break;
-      }
-    }
-    if (!done) {
-      compiled_.blocks.push_back({req.size, req.memory_type_bits});
-      placed.push_back({r, static_cast<uint32_t>(compiled_.blocks.size() - 1), 0, first_use[r], last_use[r], req});
-    }
-  }
-  for (const MemoryBlock& b : compiled_.blocks) compiled_.memory_with_aliasing += b.size;
-  std::sort(placed.begin(), placed.end(), [](const Placement& a, const Placement& b) { return a.resource < b.resource; });
-  compiled_.placements = placed;
+  MemoryPlan plan = place_transients(std::move(transients));
 
   // A transient's first use waits for whatever used the same bytes before it this frame.
   std::vector<PassUse> alias_wait(resource_count);
-  for (const Placement& p : placed)
-    for (const Placement& q : placed)
-      if (q.block == p.block && q.last_use < p.first_use && q.offset < p.offset + p.requirement.size &&
-          p.offset < q.offset + q.requirement.size) {
-        for (uint32_t i = q.first_use; i <= q.last_use; ++i)
-          for (const AccessRecord& a : passes_[order[i]].accesses)
-            if (a.resource == q.resource) {
-              const AccessInfo info = access_info(a.access, is_depth(resources_[q.resource]));
-              alias_wait[p.resource].stages |= info.stages;
-              if (info.writes) alias_wait[p.resource].access |= info.access;
-            }
-      }
+  for (const Placement& p : plan.placements)
+    for (const Placement* q : previous_occupants(plan, p))
+      for (uint32_t i = q->first_use; i <= q->last_use; ++i)
+        for (const AccessRecord& a : passes_[order[i]].accesses)
+          if (a.resource == q->resource) {
+            const AccessInfo info = access_info(a.access, is_depth(resources_[q->resource]));
+            alias_wait[p.resource].stages |= info.stages;
+            if (info.writes) alias_wait[p.resource].access |= info.access;
+          }
 
+  // ---- 5. barriers -------------------------------------------------------------------------
+  std::vector<ResourceState> states(resource_count);
+  for (uint32_t r = 0; r < resource_count; ++r) states[r] = initial_state(resources_[r]);
+  auto aspect = [&](uint32_t r) -> VkImageAspectFlags {
+    return resources_[r].kind == ResourceKind::Image ? aspect_of(resources_[r].image.format) : 0;
+  };
   for (uint32_t i = 0; i < order.size(); ++i) {
     const PassNode& pass = passes_[order[i]];
     std::map<uint32_t, PassUse> uses;
@@ -312,6 +292,7 @@ const CompiledGraph& FrameGraph::compile(const MemoryRequirementsFn& requirement
       }
       if (auto b = barrier_for(r, resources_[r].kind == ResourceKind::Image, state, use)) {
         b->aliasing = first_aliased;
+        b->aspect = aspect(r);
         compiled_pass.barriers.push_back(*b);
       }
     }
@@ -324,16 +305,24 @@ const CompiledGraph& FrameGraph::compile(const MemoryRequirementsFn& requirement
     if (!node.imported) continue;
     const bool image = node.kind == ResourceKind::Image;
     const Access final_access = image ? node.external_image.final : node.external_buffer.final;
+    // Leaving as None means "whatever state it is in": nothing to do.
+    if (final_access == Access::None) continue;
     const AccessInfo info = access_info(final_access, is_depth(node));
     ResourceState& state = states[r];
     const VkImageLayout final_layout = image ? info.layout : VK_IMAGE_LAYOUT_UNDEFINED;
-    // Leaving as None means "whatever layout it is in": nothing to do.
-    if (final_access == Access::None) continue;
     const bool layout_change = image && state.layout != final_layout;
     if (!state.touched && !layout_change) continue;
     const PassUse use{info.stages, info.access, final_layout, info.writes};
-    if (auto b = barrier_for(r, image, state, use)) compiled_.final_barriers.push_back(*b);
+    if (auto b = barrier_for(r, image, state, use)) {
+      b->aspect = aspect(r);
+      compiled_.final_barriers.push_back(*b);
+    }
   }
+
+  compiled_.placements = std::move(plan.placements);
+  compiled_.blocks = std::move(plan.blocks);
+  compiled_.memory_without_aliasing = plan.without_aliasing;
+  compiled_.memory_with_aliasing = plan.with_aliasing;
   is_compiled_ = true;
   return compiled_;
 }

@@ -1,5 +1,6 @@
 // FrameGraph::to_dot(): passes are boxes (culled ones grey and dashed), resource versions are
-// ellipses, edges are accesses; an edge that needed a barrier is labelled with it.
+// ellipses, edges are accesses; an edge that needed a barrier is labelled with it, and the
+// final transitions of imported resources are dotted edges to a "leaves as" note.
 #include <algorithm>
 #include <sstream>
 
@@ -64,6 +65,15 @@ std::string FrameGraph::to_dot() const {
       if (a.write) out << "  p" << p << " -> " << node_id(a.resource, a.version + 1) << attributes << ";\n";
       else out << "  " << node_id(a.resource, a.version) << " -> p" << p << attributes << ";\n";
     }
+  }
+  // Imported resources' final transitions hang off their last version.
+  for (const Barrier& b : compiled_.final_barriers) {
+    const ResourceNode& node = resources_[b.resource];
+    const Access final_access = node.kind == ResourceKind::Image ? node.external_image.final : node.external_buffer.final;
+    out << "  final" << b.resource << " [shape=plaintext, label=\"leaves as " << access_name(final_access) << "\"];\n";
+    out << "  " << node_id(b.resource, node.latest_version) << " -> final" << b.resource << " [style=dotted, label=\""
+        << (b.is_image ? std::string(layout_name(b.old_layout)) + "→" + layout_name(b.new_layout) : "barrier")
+        << "\"];\n";
   }
   out << "  label=\"" << compiled_.order.size() << " passes, " << compiled_.culled.size() << " culled, "
       << compiled_.memory_with_aliasing / 1024 << " KiB transient memory (" << compiled_.memory_without_aliasing / 1024

@@ -40,6 +40,7 @@ struct GraphExecutor::Pool {
 };
 
 GraphExecutor::GraphExecutor(const Context& context, uint32_t frames_in_flight) : context_(context) {
+  if (frames_in_flight == 0) throw GraphError("frame graph: an executor needs at least one frame in flight");
   for (uint32_t i = 0; i < frames_in_flight; ++i) pools_.push_back(std::make_unique<Pool>());
 }
 
@@ -99,34 +100,48 @@ void GraphExecutor::realise(Pool& pool, const FrameGraph& graph, const CompiledG
   // so every transient of this pool is recreated on fresh memory. The caller guarantees the
   // pool's previous frame has completed.
   VkDevice device = context_.device();
-  for (auto& [key, t] : pool.transients) {
-    if (!t.bound) continue;  // only queried this frame: keep
+  for (auto it = pool.transients.begin(); it != pool.transients.end();) {
+    Transient& t = it->second;
+    if (!t.bound) {  // only queried this frame: keep
+      ++it;
+      continue;
+    }
     if (t.storage_view && t.storage_view != t.view) vkDestroyImageView(device, t.storage_view, nullptr);
     if (t.view) vkDestroyImageView(device, t.view, nullptr);
     if (t.image) vkDestroyImage(device, t.image, nullptr);
     if (t.buffer) vkDestroyBuffer(device, t.buffer, nullptr);
-    t = Transient{};
+    it = pool.transients.erase(it);  // resources of older graphs must not pile up
   }
   for (VkDeviceMemory m : pool.memory) vkFreeMemory(device, m, nullptr);
   pool.memory.clear();
   for (const Placement& p : compiled.placements) {
     Transient& t = pool.transients[pool.keys[p.resource]];
-    if (!t.image && !t.buffer) query(pool, pool.keys[p.resource], graph.resources()[p.resource], graph.usage_of(p.resource));
+    if (!t.image && !t.buffer) query(pool, pool.keys[p.resource], graph.resources()[p.resource], p.usage);
   }
 
   for (const MemoryBlock& block : compiled.blocks) {
+    const std::string name = "graph.block" + std::to_string(pool.memory.size()) + (block.images ? " (images)" : " (buffers)");
     uint32_t type = context_.find_memory_type(block.memory_type_bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     if (type == UINT32_MAX) type = context_.find_memory_type(block.memory_type_bits, 0);
     VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     info.allocationSize = block.size;
     info.memoryTypeIndex = type;
     VK_CHECK(vkAllocateMemory(device, &info, nullptr, &pool.memory.emplace_back()));
+    context_.set_name(VK_OBJECT_TYPE_DEVICE_MEMORY, reinterpret_cast<uint64_t>(pool.memory.back()), name.c_str());
   }
   for (const Placement& p : compiled.placements) {
     const ResourceNode& node = graph.resources()[p.resource];
     Transient& t = pool.transients[pool.keys[p.resource]];
     if (t.image) {
       VK_CHECK(vkBindImageMemory(device, t.image, pool.memory[p.block], p.offset));
+      // A view needs a usage that reads or renders through one; a copy-only image has none.
+      constexpr VkImageUsageFlags kViewUsage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+      if ((p.usage & kViewUsage) == 0) {
+        t.bound = true;
+        continue;
+      }
       VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
       view.image = t.image;
       view.viewType = node.image.cube ? VK_IMAGE_VIEW_TYPE_CUBE
@@ -135,10 +150,14 @@ void GraphExecutor::realise(Pool& pool, const FrameGraph& graph, const CompiledG
       view.format = node.image.format;
       view.subresourceRange = {aspect_of(node.image.format), 0, node.image.mip_levels, 0, node.image.layers};
       VK_CHECK(vkCreateImageView(device, &view, nullptr, &t.view));
+      context_.set_name(VK_OBJECT_TYPE_IMAGE_VIEW, reinterpret_cast<uint64_t>(t.view), node.name.c_str());
       t.storage_view = t.view;
       if (node.image.cube) {
+        // Storage images cannot be cube views: compute writes the six faces as an array.
         view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
         VK_CHECK(vkCreateImageView(device, &view, nullptr, &t.storage_view));
+        const std::string array_name = node.name + " (array view)";
+        context_.set_name(VK_OBJECT_TYPE_IMAGE_VIEW, reinterpret_cast<uint64_t>(t.storage_view), array_name.c_str());
       }
     } else {
       VK_CHECK(vkBindBufferMemory(device, t.buffer, pool.memory[p.block], p.offset));
@@ -166,7 +185,7 @@ void GraphExecutor::emit(VkCommandBuffer cmd, const std::vector<Barrier>& barrie
       ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
       ib.image = res.image;
       const ImageDesc& desc = graph.resources()[b.resource].image;
-      ib.subresourceRange = {aspect_of(desc.format), 0, desc.mip_levels, 0, desc.layers};
+      ib.subresourceRange = {b.aspect, 0, desc.mip_levels, 0, desc.layers};
       images.push_back(ib);
     } else {
       VkBufferMemoryBarrier2 bb{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
@@ -186,6 +205,13 @@ void GraphExecutor::emit(VkCommandBuffer cmd, const std::vector<Barrier>& barrie
   dependency.bufferMemoryBarrierCount = static_cast<uint32_t>(buffers.size());
   dependency.pBufferMemoryBarriers = buffers.data();
   vkCmdPipelineBarrier2(cmd, &dependency);
+}
+
+void GraphExecutor::execute(FrameGraph& graph, VkCommandBuffer cmd, PassHooks* hooks) {
+  if (pools_.size() != 1)
+    throw GraphError("frame graph: execute() without a frame slot needs an executor with one frame in flight (this one has " +
+                     std::to_string(pools_.size()) + ")");
+  execute(graph, cmd, 0, hooks);
 }
 
 void GraphExecutor::execute(FrameGraph& graph, VkCommandBuffer cmd, uint32_t frame_slot, PassHooks* hooks) {

@@ -16,7 +16,7 @@ namespace meniscus::graph {
 
 class GraphExecutor {
  public:
-  GraphExecutor(const Context& context, uint32_t frames_in_flight);
+  explicit GraphExecutor(const Context& context, uint32_t frames_in_flight = 1);
   ~GraphExecutor();
   GraphExecutor(const GraphExecutor&) = delete;
   GraphExecutor& operator=(const GraphExecutor&) = delete;
@@ -24,6 +24,8 @@ class GraphExecutor {
   // Compiles `graph` and records it into `cmd`. `frame_slot` < frames_in_flight selects the
   // transient pool; the caller guarantees that slot's previous frame has completed.
   void execute(FrameGraph& graph, VkCommandBuffer cmd, uint32_t frame_slot, PassHooks* hooks);
+  // One frame in flight (captures, tools, tests): the only pool. Throws if there are more.
+  void execute(FrameGraph& graph, VkCommandBuffer cmd, PassHooks* hooks);
 
  private:
   struct Transient;

@@ -1,8 +1,6 @@
 #include "engine/graph/frame_graph.h"
 
-#include <algorithm>
-
-#include "engine/core/image.h"
+#include <string>
 
 namespace meniscus::graph {
 
@@ -24,6 +22,7 @@ void FrameGraph::add_pass(std::string name, const SetupFn& setup) {
   ExecuteFn execute = setup(builder);
   passes_[index].execute = std::move(execute);
   is_compiled_ = false;
+  alive_.clear();
 }
 
 ImageHandle FrameGraph::import_image(std::string name, const ExternalImage& image) {
@@ -44,18 +43,25 @@ BufferHandle FrameGraph::import_buffer(std::string name, const ExternalBuffer& b
 
 uint32_t FrameGraph::usage_of(uint32_t resource) const {
   const ResourceNode& node = resources_[resource];
-  const bool depth = node.kind == ResourceKind::Image && is_depth_format(node.image.format);
   uint32_t usage = 0;
-  for (const PassNode& pass : passes_)
-    for (const AccessRecord& a : pass.accesses)
+  for (uint32_t p = 0; p < passes_.size(); ++p) {
+    // A culled pass never runs; its accesses must not add usage (a storage bit on a format
+    // without storage support would make the image impossible to create).
+    if (p < alive_.size() && !alive_[p]) continue;
+    for (const AccessRecord& a : passes_[p].accesses)
       if (a.resource == resource)
-        usage |= node.kind == ResourceKind::Image ? image_usage_for(a.access, depth) : buffer_usage_for(a.access);
+        usage |= node.kind == ResourceKind::Image ? image_usage_for(a.access) : buffer_usage_for(a.access);
+  }
   return usage;
 }
 
 ImageHandle PassBuilder::create_image(std::string name, const ImageDesc& desc) {
   if (desc.format == VK_FORMAT_UNDEFINED || desc.extent.width == 0 || desc.extent.height == 0)
     graph_.fail("pass '" + graph_.passes_[pass_].name + "' creates image '" + name + "' with no format or size");
+  if (desc.layers == 0 || desc.mip_levels == 0 || (desc.cube && desc.layers != 6))
+    graph_.fail("pass '" + graph_.passes_[pass_].name + "' creates image '" + name + "' with " +
+                std::to_string(desc.layers) + " layers and " + std::to_string(desc.mip_levels) +
+                " mip levels (at least 1 each; a cube has 6 layers)");
   ResourceNode node{std::move(name), ResourceKind::Image};
   node.image = desc;
   node.creator = pass_;
@@ -72,7 +78,10 @@ BufferHandle PassBuilder::create_buffer(std::string name, const BufferDesc& desc
 
 uint32_t PassBuilder::record(uint32_t resource, uint32_t version, ResourceKind kind, Access access, bool write) {
   const std::string& pass = graph_.passes_[pass_].name;
-  if (resource >= graph_.resources_.size()) graph_.fail("pass '" + pass + "' uses an invalid handle");
+  if (resource >= graph_.resources_.size())
+    graph_.fail("pass '" + pass + "' uses a handle that names no resource (index " +
+                (resource == UINT32_MAX ? std::string("unset") : std::to_string(resource)) +
+                "); it was never created or imported in this graph");
   ResourceNode& node = graph_.resources_[resource];
   if (node.kind != kind) graph_.fail("pass '" + pass + "' uses '" + node.name + "' as the wrong kind of resource");
   if (version > node.latest_version)

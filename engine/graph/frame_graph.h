@@ -98,7 +98,8 @@ class FrameGraph {
 
   const std::vector<PassNode>& passes() const { return passes_; }
   const std::vector<ResourceNode>& resources() const { return resources_; }
-  // Union of the usage every access of a transient resource needs.
+  // Union of the usage every access of a resource needs (VkImageUsageFlags or
+  // VkBufferUsageFlags); after compile() only the surviving passes count.
   uint32_t usage_of(uint32_t resource) const;
 
  private:
@@ -109,6 +110,7 @@ class FrameGraph {
   std::vector<PassNode> passes_;
   std::vector<ResourceNode> resources_;
   CompiledGraph compiled_;
+  std::vector<bool> alive_;  // per pass, from the last compile(); empty before
   bool is_compiled_ = false;
 };
 

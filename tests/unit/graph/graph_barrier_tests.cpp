@@ -207,6 +207,205 @@ TEST_CASE("depth written then tested read-only", "[graph][barriers]") {
   CHECK(waw->src_access == VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
 }
 
+TEST_CASE("a swapchain image's first transition waits at its first user's stage", "[graph][barriers][imported]") {
+  // The acquire semaphore is waited on at some stage; an empty source scope would let the
+  // UNDEFINED->COLOR_ATTACHMENT transition run before that wait.
+  DrawThenSample g(Access::FragmentSample);
+  const Barrier* first = barrier_before(g.graph, "post.filter", "output.image");
+  REQUIRE(first);
+  CHECK(first->src_stages == VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT);
+  CHECK(first->src_access == VK_ACCESS_2_NONE);
+  CHECK(first->dst_stages == VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT);
+  CHECK(first->dst_access == VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+  CHECK(first->aspect == VK_IMAGE_ASPECT_COLOR_BIT);
+  CHECK_FALSE(first->aliasing);
+  // Presenting needs no access: the final barrier is a layout change after the writes.
+  const auto images = g.graph.compiled().final_image_barriers();
+  REQUIRE(images.size() == 1);
+  CHECK(images[0].dst_stages == VK_PIPELINE_STAGE_2_NONE);
+  CHECK(images[0].dst_access == VK_ACCESS_2_NONE);
+  CHECK(images[0].aspect == VK_IMAGE_ASPECT_COLOR_BIT);
+  CHECK(g.graph.compiled().final_buffer_barriers().empty());
+}
+
+TEST_CASE("an imported image that arrives sampled needs no barrier to be sampled again", "[graph][barriers][imported]") {
+  FrameGraph graph;
+  ImageHandle lut = graph.import_image("sky.lut", external_color(Access::FragmentSample, Access::FragmentSample));
+  ImageHandle out = graph.import_image("output.image", external_color(Access::None, Access::Present));
+  graph.add_pass("sky.draw", [&](PassBuilder& b) {
+    b.read(lut, Access::FragmentSample);
+    out = b.write(out, Access::ColorAttachmentWrite);
+    return no_commands();
+  });
+  graph.compile(fake_requirements);
+  CHECK(barrier_before(graph, "sky.draw", "sky.lut") == nullptr);
+  CHECK(barrier_before(graph, "sky.draw", "output.image") != nullptr);
+  for (const Barrier& f : graph.compiled().final_barriers) CHECK(f.resource != resource_index(graph, "sky.lut"));
+}
+
+TEST_CASE("a later writer waits for every reader since the last write", "[graph][barriers]") {
+  // Two readers in different stages share the read-only layout (no barrier between them);
+  // the overwrite must still wait for both.
+  FrameGraph graph;
+  ImageHandle out = graph.import_image("output.image", external_color(Access::None, Access::Present));
+  ImageHandle field;
+  BufferHandle side;
+  graph.add_pass("sim.write", [&](PassBuilder& b) {
+    field = b.write(b.create_image("sim.field", color_desc()), Access::ColorAttachmentWrite);
+    return no_commands();
+  });
+  graph.add_pass("sim.compute_read", [&](PassBuilder& b) {
+    b.read(field, Access::ComputeSample);
+    side = b.write(b.create_buffer("sim.side", {256}), Access::ComputeStorageWrite);
+    return no_commands();
+  });
+  graph.add_pass("sim.vertex_read", [&](PassBuilder& b) {
+    b.read(field, Access::VertexSample);
+    b.read(side, Access::VertexStorageRead);
+    out = b.write(out, Access::ColorAttachmentWrite);
+    return no_commands();
+  });
+  graph.add_pass("sim.rewrite", [&](PassBuilder& b) {
+    field = b.write(field, Access::ColorAttachmentWrite);
+    b.side_effect();
+    return no_commands();
+  });
+  graph.compile(fake_requirements);
+  REQUIRE(order_names(graph) ==
+          std::vector<std::string>{"sim.write", "sim.compute_read", "sim.vertex_read", "sim.rewrite"});
+  // The second reader only needs to chain behind the first reader, which saw the transition.
+  const Barrier* second = barrier_before(graph, "sim.vertex_read", "sim.field");
+  REQUIRE(second);
+  CHECK(second->old_layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+  CHECK(second->new_layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+  CHECK(second->src_stages == VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+  CHECK(second->dst_stages == VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT);
+  const Barrier* war = barrier_before(graph, "sim.rewrite", "sim.field");
+  REQUIRE(war);
+  CHECK(war->src_stages == (VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT));
+  CHECK(war->src_access == VK_ACCESS_2_NONE);
+  CHECK(war->old_layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+  CHECK(war->new_layout == VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+  CHECK(war->dst_access == VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+}
+
+TEST_CASE("a second reader in an already synchronised stage needs no barrier", "[graph][barriers]") {
+  FrameGraph graph;
+  BufferHandle indirect;
+  graph.add_pass("mc.count", [&](PassBuilder& b) {
+    indirect = b.write(b.create_buffer("mc.args", {64}), Access::ComputeStorageWrite);
+    return no_commands();
+  });
+  for (const char* name : {"mc.draw_a", "mc.draw_b"})
+    graph.add_pass(name, [&](PassBuilder& b) {
+      b.read(indirect, Access::IndirectRead);
+      b.side_effect();
+      return no_commands();
+    });
+  graph.compile(fake_requirements);
+  const Barrier* first = barrier_before(graph, "mc.draw_a", "mc.args");
+  REQUIRE(first);
+  CHECK_FALSE(first->is_image);
+  CHECK(first->src_stages == VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+  CHECK(first->src_access == VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  CHECK(first->dst_stages == VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT);
+  CHECK(first->dst_access == VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+  CHECK(first->aspect == 0);
+  CHECK(barrier_before(graph, "mc.draw_b", "mc.args") == nullptr);
+}
+
+TEST_CASE("transfers synchronise every transfer stage, and readbacks end with a host barrier", "[graph][barriers]") {
+  // Blits and resolves are not COPY: a copy-only scope would miss them.
+  FrameGraph graph;
+  BufferHandle readback = graph.import_buffer("output.readback", {VK_NULL_HANDLE, 4096, Access::None, Access::HostRead});
+  ImageHandle color;
+  graph.add_pass("scene.upload", [&](PassBuilder& b) {
+    color = b.write(b.create_image("scene.color", color_desc()), Access::TransferDst);
+    return no_commands();
+  });
+  graph.add_pass("output.copy", [&](PassBuilder& b) {
+    b.read(color, Access::TransferSrc);
+    readback = b.write(readback, Access::TransferDst);
+    return no_commands();
+  });
+  graph.compile(fake_requirements);
+  const Barrier* b = barrier_before(graph, "output.copy", "scene.color");
+  REQUIRE(b);
+  CHECK(b->src_stages == VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+  CHECK(b->src_access == VK_ACCESS_2_TRANSFER_WRITE_BIT);
+  CHECK(b->dst_stages == VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+  CHECK(b->dst_access == VK_ACCESS_2_TRANSFER_READ_BIT);
+  CHECK(b->old_layout == VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+  CHECK(b->new_layout == VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  // The readback buffer arrives undefined (no barrier before the copy) and leaves for the host.
+  CHECK(barrier_before(graph, "output.copy", "output.readback") == nullptr);
+  const auto buffers = graph.compiled().final_buffer_barriers();
+  REQUIRE(buffers.size() == 1);
+  CHECK(buffers[0].resource == resource_index(graph, "output.readback"));
+  CHECK(buffers[0].src_stages == VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT);
+  CHECK(buffers[0].src_access == VK_ACCESS_2_TRANSFER_WRITE_BIT);
+  CHECK(buffers[0].dst_stages == VK_PIPELINE_STAGE_2_HOST_BIT);
+  CHECK(buffers[0].dst_access == VK_ACCESS_2_HOST_READ_BIT);
+  CHECK(graph.compiled().final_image_barriers().empty());
+}
+
+TEST_CASE("a pass that tests and samples depth keeps one read-only layout", "[graph][barriers]") {
+  FrameGraph graph;
+  ImageHandle out = graph.import_image("output.image", external_color(Access::None, Access::Present));
+  ImageHandle depth;
+  graph.add_pass("fluid.depth", [&](PassBuilder& b) {
+    depth = b.write(b.create_image("fluid.depth", depth_desc()), Access::DepthAttachmentWrite);
+    return no_commands();
+  });
+  graph.add_pass("fluid.composite", [&](PassBuilder& b) {
+    b.read(depth, Access::DepthAttachmentRead);
+    b.read(depth, Access::FragmentSample);
+    out = b.write(out, Access::ColorAttachmentWrite);
+    return no_commands();
+  });
+  graph.compile(fake_requirements);
+  const Barrier* b = barrier_before(graph, "fluid.composite", "fluid.depth");
+  REQUIRE(b);
+  CHECK(b->aspect == VK_IMAGE_ASPECT_DEPTH_BIT);
+  CHECK(b->new_layout == VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
+  CHECK(b->dst_stages == (VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT |
+                          VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT));
+  CHECK(b->dst_access == (VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT));
+  CHECK(graph.usage_of(resource_index(graph, "fluid.depth")) ==
+        (VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
+}
+
+TEST_CASE("usage flags ignore accesses of culled passes", "[graph][barriers]") {
+  FrameGraph graph;
+  ImageHandle out = graph.import_image("output.image", external_color(Access::None, Access::Present));
+  ImageHandle color;
+  graph.add_pass("scene.draw", [&](PassBuilder& b) {
+    color = b.write(b.create_image("scene.color", color_desc()), Access::ColorAttachmentWrite);
+    return no_commands();
+  });
+  graph.add_pass("debug.storage_view", [&](PassBuilder& b) {
+    b.read(color, Access::ComputeStorageRead);
+    (void)b.write(b.create_buffer("debug.histogram", {1024}), Access::ComputeStorageWrite);
+    return no_commands();
+  });
+  graph.add_pass("output.blit", [&](PassBuilder& b) {
+    b.read(color, Access::FragmentSample);
+    out = b.write(out, Access::ColorAttachmentWrite);
+    return no_commands();
+  });
+  const uint32_t color_index = resource_index(graph, "scene.color");
+  CHECK((graph.usage_of(color_index) & VK_IMAGE_USAGE_STORAGE_BIT) != 0);  // before culling
+  graph.compile([&](uint32_t r, const ResourceNode& node, uint32_t usage) {
+    if (r == color_index) CHECK(usage == (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
+    return fake_requirements(r, node, usage);
+  });
+  REQUIRE(culled_names(graph) == std::vector<std::string>{"debug.storage_view"});
+  CHECK(graph.usage_of(color_index) == (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
+  const Placement* p = placement_of(graph, "scene.color");
+  REQUIRE(p);
+  CHECK(p->usage == (VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
+}
+
 TEST_CASE("usage flags of a transient are the union of its accesses", "[graph][barriers]") {
   DrawThenSample g(Access::FragmentSample);
   const uint32_t usage = g.graph.usage_of(resource_index(g.graph, "scene.color"));

@@ -123,6 +123,17 @@ TEST_CASE("the dot dump shows passes, versions, barriers and culled passes", "[g
   CHECK(dot.find("scene.unused (culled)") != std::string::npos);
   CHECK(dot.find("output.image v1") != std::string::npos);
   CHECK(dot.find("UNDEFINED→COLOR_ATTACHMENT") != std::string::npos);
+  CHECK(dot.find("leaves as Present") != std::string::npos);
+  CHECK(dot.find("COLOR_ATTACHMENT→PRESENT_SRC") != std::string::npos);
+  // Culled work is drawn but its transient is not counted.
+  CHECK(dot.find("1 passes, 1 culled") != std::string::npos);
+  // Before compile nothing is culled or transitioned yet; the dump says so by omission.
+  FrameGraph fresh;
+  fresh.add_pass("a.only", [](PassBuilder& b) {
+    b.side_effect();
+    return no_commands();
+  });
+  CHECK(fresh.to_dot().find("(culled)") == std::string::npos);
 }
 
 }  // namespace meniscus::graph

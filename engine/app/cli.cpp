@@ -1,5 +1,7 @@
 #include "engine/app/cli.h"
 
+#include "engine/app/spelling.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -86,21 +88,6 @@ std::vector<Flag<Options>> common_flags() {
   };
 }
 
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 template <typename Options>
 void parse_flags(Args& args, Options& options, const std::vector<Flag<Options>>& flags, std::string_view verb) {
   while (!args.done()) {
@@ -111,11 +98,8 @@ void parse_flags(Args& args, Options& options, const std::vector<Flag<Options>>&
       continue;
     }
     std::string message = "meniscus " + std::string(verb) + ": unknown flag '" + word + "'";
-    std::string_view closest;
-    size_t best = 3;
-    for (const Flag<Options>& f : flags)
-      if (const size_t d = edit_distance(word, f.name); d < best) best = d, closest = f.name;
-    if (!closest.empty()) message += " (did you mean '" + std::string(closest) + "'?)";
+    const std::string closest = closest_name(word, flags, [](const Flag<Options>& f) { return f.name; }, 3);
+    if (!closest.empty()) message += " (did you mean '" + closest + "'?)";
     throw InputError(message);
   }
 }

@@ -1,5 +1,7 @@
 #include "engine/app/param_table.h"
 
+#include "engine/app/spelling.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -61,21 +63,6 @@ std::optional<double> as_number(const toml::node& node) {
   if (node.is_integer()) return static_cast<double>(*node.value<int64_t>());
   if (node.is_floating_point()) return *node.value<double>();
   return std::nullopt;
-}
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
 }
 
 std::string range_text(double min, double max) {
@@ -251,15 +238,9 @@ void ParamTable::finish() const {
     }
   }
   if (!first) return;
-  std::string suggestion;
-  size_t best = std::max<size_t>(2, name.size() / 4) + 1;  // only close matches: typos, not guesses
-  for (const std::string& known : consumed) {
-    const size_t d = edit_distance(name, known);
-    if (d < best) {
-      best = d;
-      suggestion = known;
-    }
-  }
+  // Only close matches: typos, not guesses.
+  const std::string suggestion = closest_name(name, consumed, [](const std::string& k) -> std::string_view { return k; },
+                                              std::max<size_t>(2, name.size() / 4) + 1);
   if (!suggestion.empty()) fail(name, "unknown field, did you mean '" + suggestion + "'?");
   std::string known;
   for (const std::string& k : consumed) known += (known.empty() ? "" : ", ") + k;

@@ -40,7 +40,6 @@ GraphicsPipelineDesc surface_pipeline(bool blended) {
 SurfacePass::SurfacePass(const Context& context, const sim::Volume& volume, const SurfaceSettings& settings)
     : context_(context),
       settings_(settings),
-      range_(volume.range()),
       opaque_(context, surface_pipeline(false)),
       blended_(context, surface_pipeline(true)),
       sampler_(create_sampler(context, Filter::Linear, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)) {

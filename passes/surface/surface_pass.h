@@ -41,12 +41,12 @@ class SurfacePass {
                    graph::BufferHandle frame);
 
   std::vector<SurfaceLayer>& layers() { return settings_.layers; }
-  glm::vec2 range() const { return range_; }
+  // The volume's value range (each layer's pyramid measured it once on upload).
+  glm::vec2 range() const { return pyramids_.empty() ? glm::vec2(0.0f) : pyramids_.front()->range(); }
 
  private:
   const Context& context_;
   SurfaceSettings settings_;
-  glm::vec2 range_;
   glm::vec4 model_rows_[3];
   std::vector<std::unique_ptr<GpuHistoPyramid>> pyramids_;  // one per layer
   Pipeline opaque_, blended_;

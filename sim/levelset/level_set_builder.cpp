@@ -65,4 +65,27 @@ float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign) {
   return value_at(list, voxel).value_or(outside_sign * list.gamma());
 }
 
+double mean_crossing_distance(const SortedTileList& list, glm::vec3 centre) {
+  double sum = 0;
+  size_t count = 0;
+  for (const TileEntry& e : list.active()) {
+    const TileCoord c = coord_of(e.key);
+    for (int k = 0; k < kTileVoxels; ++k) {
+      const glm::ivec3 p = glm::ivec3(c.x, c.y, c.z) * kTileSide + glm::ivec3(k % 4, k / 4 % 4, k / 16);
+      const float a = list.tile(e.id)[k];
+      for (int axis = 0; axis < 3; ++axis) {
+        glm::ivec3 q = p;
+        ++q[axis];
+        const std::optional<float> b = value_at(list, q);
+        if (!b || (a < 0) == (*b < 0)) continue;  // no tile there: beyond the band, no crossing
+        glm::vec3 x(p);
+        x[axis] += a / (a - *b);
+        sum += glm::length(x - centre);
+        ++count;
+      }
+    }
+  }
+  return count ? sum / double(count) : 0.0;
+}
+
 }  // namespace meniscus::sim::levelset

@@ -27,4 +27,8 @@ float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign = 
 // φ at a voxel when an active tile holds it.
 std::optional<float> value_at(const SortedTileList& list, glm::ivec3 voxel);
 
+// Mean distance from `centre` of the zero crossings of φ along grid edges (linear
+// interpolation) between active voxels: a sphere's radius as the level set sees it.
+double mean_crossing_distance(const SortedTileList& list, glm::vec3 centre);
+
 }  // namespace meniscus::sim::levelset

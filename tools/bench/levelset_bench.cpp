@@ -2,7 +2,6 @@
 // OpenVDB's LevelSetFilter::meanCurvature in the same run on the same threads: ms per step,
 // active tiles and voxels, voxel updates per second, memory, and the radius error after N steps
 // against the analytic r(t) of each implementation's own curvature convention.
-#include <malloc.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
@@ -19,6 +18,7 @@
 #include "engine/profile/json_writer.h"
 #include "sim/levelset/curvature_flow.h"
 #include "sim/levelset/level_set_builder.h"
+#include "tools/bench/bench_setup.h"
 #include "tools/bench/peers.h"
 
 namespace meniscus::bench {
@@ -56,31 +56,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// Mean distance of the zero crossings along grid edges from `centre`.
-double measured_radius(const sim::levelset::SortedTileList& list, glm::vec3 centre) {
-  using namespace sim::levelset;
-  double sum = 0;
-  size_t count = 0;
-  for (const TileEntry& e : list.active()) {
-    const TileCoord c = coord_of(e.key);
-    for (int k = 0; k < kTileVoxels; ++k) {
-      const glm::ivec3 p = glm::ivec3(c.x, c.y, c.z) * kTileSide + glm::ivec3(k % 4, k / 4 % 4, k / 16);
-      const float a = list.tile(e.id)[k];
-      for (int axis = 0; axis < 3; ++axis) {
-        glm::ivec3 q = p;
-        ++q[axis];
-        const auto b = value_at(list, q);
-        if (!b || (a < 0) == (*b < 0)) continue;
-        glm::vec3 x(p);
-        x[axis] += a / (a - *b);
-        sum += glm::length(x - centre);
-        ++count;
-      }
-    }
-  }
-  return count ? sum / double(count) : 0.0;
-}
-
 void emit(const char* impl, float radius, const Options& o, double ms_per_step, uint64_t tiles, uint64_t voxels,
           uint64_t bytes, double radius_error, double reference_ms) {
   profile::JsonWriter json;
@@ -99,19 +74,14 @@ void emit(const char* impl, float radius, const Options& o, double ms_per_step, 
   json.key("radius_error_voxels").value(radius_error);
   if (reference_ms > 0) json.key("speedup_vs_openvdb").value(reference_ms / ms_per_step);
   json.end_object();
-  std::printf("%s\n", json.str().c_str());
-  std::fflush(stdout);
+  print_line(json);
 }
 
 }  // namespace
 
 int run_levelset(int argc, char** argv) {
   const Options o = parse(argc, argv);
-  // As in the mc benchmark: freed memory stays in the heap, so neither side is timed on page
-  // faults (OpenVDB reallocates its buffers every step).
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, -1);
-  tbb::global_control threads(tbb::global_control::max_allowed_parallelism, size_t(o.threads));
+  const auto environment = benchmark_environment(o.threads);
   for (const float radius : o.radii) {
     const float extent = 2 * radius + 24;
     const glm::vec3 centre(extent / 2 + 0.37f, extent / 2 - 0.29f, extent / 2 + 0.13f);
@@ -137,7 +107,7 @@ int run_levelset(int argc, char** argv) {
     const double expected = std::sqrt(double(radius) * radius - 4.0 * o.steps * double(dt));
     emit("meniscus-cpu-stl", radius, o, ms, list.size(), list.size() * sim::levelset::kTileVoxels,
          uint64_t(list.capacity()) * (sim::levelset::kTileVoxels * 4 + 8) + list.size() * 8,
-         std::abs(measured_radius(list, centre) - expected), vdb_ms);
+         std::abs(mean_crossing_distance(list, centre) - expected), vdb_ms);
   }
   return 0;
 }

@@ -4,7 +4,6 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
-#include <malloc.h>
 
 #include <algorithm>
 #include <cstring>
@@ -28,6 +27,7 @@
 #include "passes/surface/gpu_extraction.h"
 #include "sim/histopyramid/marching_cubes.h"
 #include "sim/histopyramid/volume_io.h"
+#include "tools/bench/bench_setup.h"
 #include "tools/bench/peers.h"
 
 namespace meniscus::bench {
@@ -94,21 +94,14 @@ void emit(const std::string& case_name, const sim::Volume& volume, float iso, co
   json.key("repeat").value(uint64_t(ms.size()));
   if (reference_ms > 0) json.key("speedup_vs_vtk_flying_edges").value(reference_ms / m);
   json.end_object();
-  std::printf("%s\n", json.str().c_str());
-  std::fflush(stdout);
+  print_line(json);
 }
 
 }  // namespace
 
 int run_mc(int argc, char** argv) {
   const Options o = parse(argc, argv);
-  // Large blocks are otherwise mmap'd and unmapped on every run, and page faults are what
-  // such a run then measures (on this VM they cost more than the algorithm). Keep freed memory
-  // in the heap so both implementations, which allocate their outputs per run, are timed on
-  // warm memory.
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, -1);
-  tbb::global_control threads(tbb::global_control::max_allowed_parallelism, size_t(o.threads));
+  const auto environment = benchmark_environment(o.threads);
   log::set_quiet(true);
   std::unique_ptr<Context> context;
   if (o.vulkan) context = std::make_unique<Context>(ContextOptions{});

@@ -9,6 +9,7 @@ packages=(
   glslc spirv-tools
   libglfw3-dev libimgui-dev
   catch2 libglm-dev libtomlplusplus-dev libpng-dev libtbb-dev libopenvdb-dev
+  libnanoflann-dev
   xvfb xauth
   python3 python3-matplotlib python3-numpy
 )

@@ -24,11 +24,13 @@ CaptureResult capture(const CaptureOptions& options) {
   if (options.width) scene.render.width = *options.width;
   if (options.height) scene.render.height = *options.height;
   check_scene_settings(scene);
+  check_fluid_debug_flag(scene, options.fluid_debug);
   const VkExtent2D extent{scene.render.width, scene.render.height};
 
   Context context(ContextOptions{.validation = options.validation, .preferred_device = options.device});
   const sim::SimBackend backend = sim::resolve_backend(options.sim, context.info());
   SceneRenderer renderer(context, scene, kOutputFormat, backend);
+  if (options.fluid_debug) renderer.fluid_settings()->debug_view = *options.fluid_debug;
 
   // One target and readback buffer per frame in flight: frame N+1 renders while N is read.
   struct Target {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/app/png_io.h"
+#include "passes/fluid/fluid_settings.h"
 
 namespace meniscus {
 
@@ -29,6 +30,7 @@ struct CaptureOptions {
   std::string sim = "auto";
   std::string device;
   bool validation = kValidationByDefault;
+  std::optional<passes::FluidDebugView> fluid_debug;  // --fluid-debug: overrides [pass.fluid] debug_view
   double dt = 1.0 / 60.0;  // simulated seconds per frame (fixed, so captures are reproducible)
 };
 

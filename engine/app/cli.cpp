@@ -68,6 +68,13 @@ std::filesystem::path parse_timings(const std::string& text) {
   throw InputError("--timings: expected a file ending in .json, .csv or .trace.json, got '" + text + "'");
 }
 
+passes::FluidDebugView parse_fluid_debug(const std::string& text) {
+  if (const auto view = passes::fluid_debug_view_from_name(text)) return *view;
+  std::string names;
+  for (const std::string_view name : passes::fluid_debug_view_names()) names += (names.empty() ? "" : ", ") + std::string(name);
+  throw InputError("--fluid-debug: expected one of " + names + ", got '" + text + "'");
+}
+
 std::string parse_sim(const std::string& text) {
   if (text != "cpu" && text != "cuda" && text != "auto")
     throw InputError("--sim: expected cpu, cuda or auto, got '" + text + "'");
@@ -85,6 +92,7 @@ std::vector<Flag<Options>> common_flags() {
       {"--device", [](Options& o, Args& a, std::string_view f) { o.device = a.value(f); }},
       {"--validation", [](Options& o, Args&, std::string_view) { o.validation = true; }},
       {"--no-validation", [](Options& o, Args&, std::string_view) { o.validation = false; }},
+      {"--fluid-debug", [](Options& o, Args& a, std::string_view f) { o.fluid_debug = parse_fluid_debug(a.value(f)); }},
   };
 }
 
@@ -190,9 +198,11 @@ std::string usage_text() {
   return "usage:\n"
          "  meniscus run <scene> [--size WxH] [--frames N] [--sim cpu|cuda|auto] [--device NAME]\n"
          "                       [--validation|--no-validation] [--dump-graph out.dot] [--timings FILE]...\n"
+         "                       [--fluid-debug none|depth|thickness|curvature|noise]\n"
          "  meniscus capture <scene> [--size WxH] [--png out.png] [--frames N] [--warmup W]\n"
          "                       [--timings FILE]... [--sim cpu|cuda|auto] [--device NAME]\n"
          "                       [--validation|--no-validation] [--dump-graph out.dot]\n"
+         "                       [--fluid-debug none|depth|thickness|curvature|noise]\n"
          "  meniscus mesh <volume.nrrd|.nhdr|.vtk|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
          "                       [--sim cpu|vulkan] [--device NAME] [--validation]\n"
          "  meniscus help | --version\n"

@@ -34,6 +34,7 @@ int run_headless(const RunOptions& options) {
   capture_options.sim = options.sim;
   capture_options.device = options.device;
   capture_options.validation = options.validation;
+  capture_options.fluid_debug = options.fluid_debug;
   capture_options.png = std::filesystem::path("out") / (options.scene.stem().string() + ".png");
   const CaptureResult result = capture(capture_options);
   std::printf("rendered %u frames of %s headless on %s: %s\n", capture_options.frames,
@@ -73,13 +74,30 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
   }
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::Checkbox("paused", &renderer.paused);
-    for (auto* stage : renderer.stages())
-      ImGui::Text("%.*s: %zu particles", int(stage->name().size()), stage->name().data(), stage->count());
+    ImGui::SameLine();
+    if (ImGui::Button("step")) renderer.paused = renderer.step_once = true;
+    ImGui::SameLine();
+    const bool reset = ImGui::Button("reset");
+    for (auto* stage : renderer.stages()) {
+      if (reset) stage->reset();
+      ImGui::Text("%.*s: %zu of %zu particles", int(stage->name().size()), stage->name().data(), stage->count(),
+                  stage->capacity());
+      ImGui::PushID(stage);
+      bool reset_stage = false;
+      for (const sim::StageControl& control : stage->controls()) {
+        const bool changed = ImGui::SliderFloat(control.label.c_str(), control.value, control.min, control.max, "%.4g",
+                                                control.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
+        reset_stage |= changed && control.resets;
+      }
+      if (reset_stage) stage->reset();
+      ImGui::PopID();
+    }
   }
   if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
     auto& particles = renderer.particle_settings();
     ImGui::SliderFloat("particle radius", &particles.radius, 0.005f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
     ImGui::ColorEdit3("particle colour", &particles.color.x);
+    if (auto* fluid = renderer.fluid_settings()) draw_fluid_controls(*fluid);
     if (auto* surface = renderer.surface()) {
       const glm::vec2 range = surface->range();
       for (auto& layer : surface->layers()) {
@@ -132,6 +150,7 @@ int run_interactive(const RunOptions& options) {
   if (options.width) scene.render.width = *options.width;
   if (options.height) scene.render.height = *options.height;
   check_scene_settings(scene);
+  check_fluid_debug_flag(scene, options.fluid_debug);
   Window window("Meniscus — " + scene.name, scene.render.width, scene.render.height);
   Context context(ContextOptions{.validation = options.validation,
                                  .instance_extensions = window_instance_extensions(),
@@ -145,6 +164,7 @@ int run_interactive(const RunOptions& options) {
   } detach_window{window};
   const sim::SimBackend backend = sim::resolve_backend(options.sim, context.info());
   SceneRenderer renderer(context, scene, window.format(), backend);
+  if (options.fluid_debug) renderer.fluid_settings()->debug_view = *options.fluid_debug;
   UiOverlay ui(context, window);
 
   profile::TimingLog log;

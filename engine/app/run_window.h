@@ -20,6 +20,7 @@ struct RunOptions {
   std::string sim = "auto";
   std::string device;
   bool validation = kValidationByDefault;
+  std::optional<passes::FluidDebugView> fluid_debug;  // --fluid-debug: overrides [pass.fluid] debug_view
 };
 
 // Returns the process exit code.

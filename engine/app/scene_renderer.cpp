@@ -78,19 +78,31 @@ SceneRenderer::SceneRenderer(const Context& context, const Scene& scene, VkForma
   particle_settings_ = read_particles_settings(scene);
   if (const auto surface = read_surface_settings(scene))
     surface_ = std::make_unique<passes::SurfacePass>(context, sim::load_volume(surface->volume), surface->settings);
+  fluid_settings_ = read_fluid_settings(scene);
+  if (fluid_settings_) fluid_ = std::make_unique<passes::FluidRenderer>(context);
   for (const StageConfig& config : scene.stages)
     particle_stages_.push_back(make_particle_stage(config, scene, backend, context));
   for (uint32_t i = 0; i < scene.render.frames_in_flight; ++i) {
     auto slot = std::make_unique<Slot>(context);
     for (const auto& stage : particle_stages_)
       slot->particles.push_back(std::make_unique<SharedBuffer>(
-          context, stage->count() * sizeof(sim::Particle), stage->backend() == sim::SimBackend::Cuda ? SharedMemory::Cuda : SharedMemory::Host,
+          context, stage->capacity() * sizeof(sim::Particle), stage->backend() == sim::SimBackend::Cuda ? SharedMemory::Cuda : SharedMemory::Host,
           "particles.positions"));
     slots_.push_back(std::move(slot));
   }
 }
 
 SceneRenderer::~SceneRenderer() { context_.wait_idle(); }
+
+// A stage reset with smaller particles needs bigger buffers: rare, so simply idle the device.
+void SceneRenderer::grow_particle_buffers(size_t stage_index) {
+  context_.wait_idle();
+  const sim::ParticleStage& stage = *particle_stages_[stage_index];
+  for (auto& slot : slots_)
+    slot->particles[stage_index] = std::make_unique<SharedBuffer>(
+        context_, stage.capacity() * sizeof(sim::Particle),
+        stage.backend() == sim::SimBackend::Cuda ? SharedMemory::Cuda : SharedMemory::Host, "particles.positions");
+}
 
 std::vector<sim::ParticleStage*> SceneRenderer::stages() {
   std::vector<sim::ParticleStage*> out;
@@ -138,8 +150,13 @@ void SceneRenderer::build_graph(graph::FrameGraph& graph, Slot& slot, const Outp
                                        : graph::Access::HostWrite;
     graph::BufferHandle particles = graph.import_buffer(
         "particles.stage" + std::to_string(i), {shared.buffer(), shared.size(), produced, produced});
-    targets = particles_.add(graph, targets, particles, static_cast<uint32_t>(particle_stages_[i]->count()),
-                             sky, frame, particle_settings_);
+    const auto count = static_cast<uint32_t>(particle_stages_[i]->count());
+    if (fluid_) {
+      const glm::mat4 proj = camera_.pose(float(output.extent.width) / float(output.extent.height)).proj;
+      targets = fluid_->add(graph, targets, {particles, count, frame, sky, proj, output.extent}, *fluid_settings_);
+    } else {
+      targets = particles_.add(graph, targets, particles, count, sky, frame, particle_settings_);
+    }
   }
 
   graph::ImageHandle out = graph.import_image(
@@ -180,12 +197,14 @@ void SceneRenderer::render(const OutputImage& output, const FrameSync& sync, dou
   slot.started = Clock::now();
   slot.frame = frame_index_;
   slot.stage_samples.clear();
-  if (paused) dt = 0.0;
+  if (paused) dt = step_once ? 1.0 / 60.0 : 0.0;
+  step_once = false;
   sim_time_ += dt;
   for (size_t i = 0; i < particle_stages_.size(); ++i) {
     sim::ParticleStage& stage = *particle_stages_[i];
     const auto step_start = Clock::now();
     if (dt > 0.0) stage.step(dt);
+    if (slot.particles[i]->size() < stage.capacity() * sizeof(sim::Particle)) grow_particle_buffers(i);
     stage.write(*slot.particles[i]);
     // CUDA stages report their kernels' time from CUDA events; CPU stages their wall time.
     const double ms = stage.device_ms().value_or(ms_since(step_start));

@@ -21,6 +21,7 @@
 #include "engine/profile/gpu_timer.h"
 #include "engine/profile/timing_log.h"
 #include "passes/background/background_pass.h"
+#include "passes/fluid/fluid_renderer.h"
 #include "passes/particles/particles_pass.h"
 #include "passes/sky/sky_pass.h"
 #include "passes/surface/surface_pass.h"
@@ -73,9 +74,13 @@ class SceneRenderer {
   Scene& scene() { return scene_; }
   passes::ParticlesSettings& particle_settings() { return particle_settings_; }
   passes::SurfacePass* surface() { return surface_.get(); }
+  // The fluid chain's live settings when the scene has [pass.fluid] (it then replaces the
+  // particle impostors), else null.
+  passes::FluidSettings* fluid_settings() { return fluid_settings_ ? &*fluid_settings_ : nullptr; }
   // Re-bakes the sky after scene().environment changed.
   void environment_changed() { sky_.invalidate(); }
   bool paused = false;
+  bool step_once = false;  // while paused: advance the next frame by one 1/60 s step
   std::vector<sim::ParticleStage*> stages();
 
   // Frames whose timings were collected are added to `log` (when set) from frame `first` on.
@@ -92,6 +97,7 @@ class SceneRenderer {
  private:
   struct Slot;
   void collect(Slot& slot);
+  void grow_particle_buffers(size_t stage_index);
   void build_graph(graph::FrameGraph& graph, Slot& slot, const OutputImage& output,
                    const OverlayFn& overlay, const Buffer* readback);
   void write_frame_uniforms(Slot& slot, VkExtent2D extent, double time);
@@ -109,6 +115,8 @@ class SceneRenderer {
   passes::ParticlesPass particles_;
   passes::TonemapPass tonemap_;
   std::unique_ptr<passes::SurfacePass> surface_;  // when the scene has [pass.surface]
+  std::optional<passes::FluidSettings> fluid_settings_;  // when the scene has [pass.fluid]
+  std::unique_ptr<passes::FluidRenderer> fluid_;
   uint64_t frame_index_ = 0;
   double sim_time_ = 0.0;
   profile::TimingLog* timing_log_ = nullptr;

@@ -2,7 +2,9 @@
 
 #include "engine/app/data_path.h"
 #include "engine/core/error.h"
+#include "engine/app/sph_settings.h"
 #include "sim/ballistic/ballistic_stage.h"
+#include "sim/sph/sph_stage.h"
 
 namespace meniscus {
 namespace {
@@ -40,16 +42,19 @@ sim::BallisticParams read_ballistic(const ParamTable& t, const Scene& scene) {
 std::unique_ptr<sim::ParticleStage> make_particle_stage(const StageConfig& config, const Scene& scene,
                                                         sim::SimBackend backend, const Context& context) {
   if (config.type == "ballistic") return sim::make_ballistic_stage(read_ballistic(config.params, scene), backend, context);
-  config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\")");
+  if (config.type == "sph") return sim::make_sph_stage(read_sph_settings(config.params), backend, context);
+  config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\", \"sph\")");
 }
 
 void check_scene_settings(const Scene& scene) {
   for (const StageConfig& config : scene.stages) {
     if (config.type == "ballistic") read_ballistic(config.params, scene);
-    else config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\")");
+    else if (config.type == "sph") read_sph_settings(config.params);
+    else config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\", \"sph\")");
   }
   read_particles_settings(scene);
   read_surface_settings(scene);
+  read_fluid_settings(scene);
 }
 
 std::optional<SurfaceConfig> read_surface_settings(const Scene& scene) {
@@ -76,6 +81,42 @@ std::optional<SurfaceConfig> read_surface_settings(const Scene& scene) {
   if (config.settings.layers.empty()) t.fail("layer", "at least one [[pass.surface.layer]] is required");
   t.finish();
   return config;
+}
+
+std::optional<passes::FluidSettings> read_fluid_settings(const Scene& scene) {
+  if (!scene.passes.count("fluid")) return std::nullopt;
+  const ParamTable t = scene.pass("fluid");
+  passes::FluidSettings s;
+  s.radius = float(t.number("radius", s.radius, 1e-5, 1e4));
+  s.spray_density = float(t.number("spray_density", s.spray_density, 0.0, 1e9));
+  s.filter = *passes::fluid_filter_from_name(
+      t.string("filter", "curvature_flow", {"curvature_flow", "bilateral", "narrow_range"}));
+  if (t.has("iterations")) s.iterations = uint32_t(t.integer("iterations", 0, 0, 10'000));
+  s.time_step = float(t.number("time_step", s.time_step, 1e-4, 1.0));
+  const std::string resolution = t.string("resolution", "full", {"full", "half", "quarter"});
+  s.resolution_divisor = resolution == "quarter" ? 4 : resolution == "half" ? 2 : 1;
+  s.foam = t.boolean("foam", s.foam);
+  s.debug_view = *passes::fluid_debug_view_from_name(
+      t.string("debug_view", "none", {"none", "depth", "thickness", "curvature", "noise"}));
+  s.edge_threshold = float(t.number("edge_threshold", s.edge_threshold, 0.1, 100.0));
+  s.filter_sigma = float(t.number("filter_sigma", s.filter_sigma, 0.1, 20.0));
+  s.fluid_color = t.color("color", s.fluid_color);
+  s.absorption = t.color("absorption", s.absorption);
+  s.refraction = float(t.number("refraction", s.refraction, 0.0, 10.0));
+  s.specular = float(t.number("specular", s.specular, 0.0, 100.0));
+  s.shininess = float(t.number("shininess", s.shininess, 1.0, 1e4));
+  s.noise_amplitude = float(t.number("noise_amplitude", s.noise_amplitude, 0.0, 100.0));
+  s.agitation_threshold = float(t.number("agitation_threshold", s.agitation_threshold, 1e-4, 1e4));
+  s.agitation_boost = float(t.number("agitation_boost", s.agitation_boost, 0.0, 100.0));
+  s.foam_color = t.color("foam_color", s.foam_color);
+  s.spray_color = t.color("spray_color", s.spray_color);
+  t.finish();
+  return s;
+}
+
+void check_fluid_debug_flag(const Scene& scene, const std::optional<passes::FluidDebugView>& view) {
+  if (view && !scene.passes.count("fluid"))
+    throw InputError(scene.source.string() + ": --fluid-debug needs a [pass.fluid] table in the scene");
 }
 
 passes::ParticlesSettings read_particles_settings(const Scene& scene) {

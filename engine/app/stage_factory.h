@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "engine/app/scene.h"
+#include "passes/fluid/fluid_settings.h"
 #include "passes/particles/particles_pass.h"
 #include "passes/surface/surface_pass.h"
 #include "sim/common/particle_stage.h"
@@ -25,6 +26,13 @@ struct SurfaceConfig {
   passes::SurfaceSettings settings;
 };
 std::optional<SurfaceConfig> read_surface_settings(const Scene& scene);
+
+// [pass.fluid]: the screen-space fluid chain, drawn instead of the particle impostors when the
+// table is present (even empty). Nothing when the scene has no such table.
+std::optional<passes::FluidSettings> read_fluid_settings(const Scene& scene);
+
+// `--fluid-debug` only means something for a scene with [pass.fluid]: an InputError otherwise.
+void check_fluid_debug_flag(const Scene& scene, const std::optional<passes::FluidDebugView>& view);
 
 // Reads every stage and pass table of `scene` without creating anything, so a bad setting is
 // reported before a device is opened. Throws InputError like the readers above.

@@ -142,4 +142,23 @@ graph::ImageHandle UiOverlay::add(graph::FrameGraph& graph, graph::ImageHandle t
   return written;
 }
 
+void draw_fluid_controls(passes::FluidSettings& s) {
+  auto combo = [](const char* label, int& index, const std::vector<std::string_view>& names) {
+    std::string items;  // ImGui's "a\0b\0\0" list
+    for (const std::string_view name : names) items.append(name).push_back('\0');
+    return ImGui::Combo(label, &index, items.c_str());
+  };
+  int filter = int(s.filter);
+  if (combo("fluid filter", filter, passes::fluid_filter_names())) s.filter = passes::FluidFilter(filter);
+  int iterations = int(s.effective_iterations());
+  if (ImGui::SliderInt("fluid iterations", &iterations, 0, 200)) s.iterations = uint32_t(iterations);
+  if (s.filter == passes::FluidFilter::CurvatureFlow) ImGui::SliderFloat("fluid time step", &s.time_step, 0.05f, 1.0f);
+  int resolution = s.resolution_divisor == 4 ? 2 : s.resolution_divisor == 2 ? 1 : 0;
+  if (combo("fluid resolution", resolution, {"full", "half", "quarter"})) s.resolution_divisor = 1u << resolution;
+  ImGui::Checkbox("fluid foam", &s.foam);
+  int view = int(s.debug_view);
+  if (combo("fluid debug view", view, passes::fluid_debug_view_names())) s.debug_view = passes::FluidDebugView(view);
+  ImGui::SliderFloat("fluid radius", &s.radius, 0.005f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
+}
+
 }  // namespace meniscus

@@ -11,6 +11,7 @@
 #include <vulkan/vulkan.h>
 
 #include "engine/graph/frame_graph.h"
+#include "passes/fluid/fluid_settings.h"
 
 namespace meniscus {
 
@@ -44,5 +45,9 @@ class UiOverlay {
   std::vector<VkImageView> framebuffer_views_;
   VkExtent2D framebuffer_extent_{};
 };
+
+// The fluid chain's live controls (filter, iterations, resolution, foam, debug view), drawn
+// into the current ImGui window.
+void draw_fluid_controls(passes::FluidSettings& settings);
 
 }  // namespace meniscus

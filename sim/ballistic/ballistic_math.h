@@ -5,13 +5,9 @@
 #include <cstdint>
 
 #include "sim/ballistic/ballistic_params.h"
+#include "sim/common/host_device.h"
 #include "sim/common/particle.h"
 
-#ifdef __CUDACC__
-#define MENISCUS_HD __host__ __device__
-#else
-#define MENISCUS_HD
-#endif
 
 namespace meniscus::sim::ballistic {
 

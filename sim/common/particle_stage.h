@@ -2,7 +2,9 @@
 // A simulation stage that produces particles for the renderer, on the CPU or with CUDA.
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <vulkan/vulkan.h>
 
@@ -21,12 +23,29 @@ struct GpuWait {
   uint64_t value;
 };
 
+// A setting a user may change while the stage runs; the UI draws a slider for each. The stage
+// reads *value at its next step, or, for `resets`, at the reset() the UI then calls (a new
+// particle size means a new particle count).
+struct StageControl {
+  std::string label;
+  float* value;
+  float min, max;
+  bool logarithmic;
+  bool resets = false;
+};
+
 class ParticleStage {
  public:
   virtual ~ParticleStage() = default;
   virtual std::string_view name() const = 0;
   virtual SimBackend backend() const = 0;
   virtual size_t count() const = 0;
+  // Most particles the stage will ever publish (emitters grow count() up to it): the size of
+  // the buffers write() fills.
+  virtual size_t capacity() const { return count(); }
+  // Back to the state of the first frame (the UI's "reset").
+  virtual void reset() {}
+  virtual std::vector<StageControl> controls() { return {}; }
   // Advances the simulation by `dt` seconds (in the stage's own fixed substeps).
   virtual void step(double dt) = 0;
   // Publishes the current state into `target` (count() particles): a Host SharedBuffer for

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include <glm/glm.hpp>
+#include <span>
 #include <vector>
 
 #include "sim/histopyramid/volume.h"
@@ -34,5 +35,17 @@ struct LevelSetPeerResult {
 // without OpenVDB.
 std::optional<LevelSetPeerResult> openvdb_mean_curvature(float radius, glm::vec3 centre, int steps);
 const char* openvdb_version();
+
+struct KnnPeerResult {
+  double build_ms;
+  double knn_ms;
+  std::vector<float> kth_distance;  // per point (input order): distance to its k-th neighbour
+};
+
+// nanoflann's kd-tree (leaf size 10, its default) over the points, then the k nearest of every
+// point, queried in `order` in parallel on the TBB threads allowed (nanoflann 1.4 builds on one
+// thread); nullopt when the benchmark was built without nanoflann.
+std::optional<KnnPeerResult> nanoflann_knn(std::span<const glm::vec3> points, uint32_t k, std::span<const uint32_t> order);
+const char* nanoflann_version();
 
 }  // namespace meniscus::bench

@@ -1,0 +1,55 @@
+#pragma once
+// k nearest neighbours over a KdTree by iterative range search (Zhou et al. 2008, Algorithm 6):
+// a range search from a conservative radius r0 builds a histogram of distances, the histogram
+// narrows the radius in n_iter rounds, and the points inside the final radius are the
+// neighbours. r0 comes from Algorithm 7 (KNN radii precomputed at the centres of small nodes)
+// and, since queries run in Morton order, from the previous query's radius plus the distance
+// between the two. Results are exact: the k nearest by squared float distance, ties broken by
+// the lower input index, so they do not depend on the thread count.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "sim/kdtree/kdtree.h"
+
+namespace meniscus::sim::kdtree {
+
+inline constexpr uint32_t kMaxHistogramBins = 64;
+
+struct KnnParams {
+  uint32_t k = 16;
+  uint32_t histogram_bins = 32;  // n_hist
+  uint32_t iterations = 2;       // n_iter
+  float alpha = 0.5f;            // Appendix A: nodes smaller than alpha R get a precomputed radius
+  uint32_t estimate_levels = 3;  // n_level: levels of such nodes that do
+};
+
+struct KnnStats {
+  double estimate_ms = 0;  // Algorithm 7's precomputation
+  double order_ms = 0;     // Morton order of the queries
+  double search_ms = 0;
+  double mean_candidates = 0;  // points within r0 per query
+  uint64_t retries = 0;        // range searches repeated because r0 held fewer than k points
+  uint32_t radius_nodes = 0;   // nodes with a precomputed radius
+};
+
+struct KnnResult {
+  uint32_t k = 0;                 // neighbours per query: min(requested k, points in the tree)
+  std::vector<uint32_t> indices;  // query q's j-th nearest point: indices[q * k + j], nearest first
+  std::vector<float> distances;   // and its distance
+  KnnStats stats;
+
+  size_t queries() const { return k == 0 ? 0 : indices.size() / k; }
+  // r_k: the distance to the k-th nearest neighbour.
+  float radius(size_t query) const { return distances[query * k + k - 1]; }
+};
+
+// Every point of the tree as a query (a point is its own nearest neighbour), rows in input order.
+KnnResult knn_all(const KdTree& tree, const KnnParams& params = {});
+
+// Arbitrary query points; throws InputError for a non-finite query.
+KnnResult knn(const KdTree& tree, std::span<const glm::vec3> queries, const KnnParams& params = {});
+
+}  // namespace meniscus::sim::kdtree

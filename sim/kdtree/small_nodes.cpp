@@ -1,0 +1,127 @@
+// Small-node stage (Zhou et al. 2008, Algorithm 4 with VVH, §5.1). The CPU backend gives each
+// small root one task that splits its subtree level by level; the paper's level-by-level pass
+// over all small nodes is there to fill a GPU, and the nodes it creates, and so the preorder
+// output, are the same either way. The subtrees are numbered after all large nodes, root by
+// root, so the numbering does not depend on which thread built what.
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "sim/kdtree/build_state.h"
+#include "sim/kdtree/small_node_rules.h"
+
+namespace meniscus::sim::kdtree {
+namespace {
+
+struct LocalNode {
+  uint32_t mask;
+  Aabb cell;
+  Aabb box;
+  float split = 0.0f;
+  uint32_t axis = kLeafAxis;
+  uint32_t left = 0, right = 0;  // positions in the root's local list
+  uint32_t depth = 0;            // below the small root
+};
+
+void load_root(const BuildState& state, const BuildNode& node, SmallRoot& root) {
+  const PointArrays& p = state.points[node.buffer];
+  root.n = node.count;
+  for (uint32_t i = 0; i < node.count; ++i) {
+    root.c[0][i] = p.x[node.begin + i];
+    root.c[1][i] = p.y[node.begin + i];
+    root.c[2][i] = p.z[node.begin + i];
+  }
+  preprocess_small_root(root);
+}
+
+std::vector<LocalNode> split_small_root(const BuildState& state, const BuildNode& node, float radius,
+                                        float traversal_cost) {
+  SmallRoot root;
+  load_root(state, node, root);
+  std::vector<LocalNode> local;
+  local.push_back(LocalNode{node.count == 32 ? ~0u : (1u << node.count) - 1u, node.cell, node.box});
+  for (size_t i = 0; i < local.size(); ++i) {  // BFS: children are appended behind the level
+    const SmallSplit s = choose_small_split(root, local[i].mask, local[i].cell, radius, traversal_cost);
+    if (s.axis == kLeafAxis) continue;
+    LocalNode left{s.left_mask, local[i].cell, mask_box(root, s.left_mask)};
+    LocalNode right{local[i].mask & ~s.left_mask, local[i].cell, mask_box(root, local[i].mask & ~s.left_mask)};
+    left.cell.hi[s.axis] = s.position;
+    right.cell.lo[s.axis] = s.position;
+    left.depth = right.depth = local[i].depth + 1;
+    local[i].axis = s.axis;
+    local[i].split = s.position;
+    local[i].left = uint32_t(local.size());
+    local[i].right = uint32_t(local.size() + 1);
+    local.push_back(left);
+    local.push_back(right);
+  }
+  return local;
+}
+
+}  // namespace
+
+float estimate_query_radius(const BuildState& state, uint32_t k) {
+  std::vector<double> radii(state.small_roots.size(), -1.0);
+  tbb::parallel_for(size_t(0), state.small_roots.size(), [&](size_t r) {
+    const BuildNode& node = state.nodes[state.small_roots[r]];
+    if (node.count < 2) return;
+    double e[3];
+    for (int a = 0; a < 3; ++a) e[a] = double(node.box.hi[a]) - double(node.box.lo[a]);
+    std::sort(e, e + 3, std::greater<>());
+    if (!(e[0] > 0.0)) return;  // coincident points say nothing about spacing
+    // Extents under a fifth of the largest are a thin layer, not a dimension: median splits
+    // keep cells within 2:1, so a root spanning a volume never has one that thin.
+    const int dims = 1 + (e[1] >= 0.2 * e[0]) + (e[1] >= 0.2 * e[0] && e[2] >= 0.2 * e[0]);
+    const double n = node.count, kk = k;
+    if (dims == 3) radii[r] = std::cbrt(3.0 * kk * e[0] * e[1] * e[2] / (4.0 * std::numbers::pi * n));
+    else if (dims == 2) radii[r] = std::sqrt(kk * e[0] * e[1] / (std::numbers::pi * n));
+    else radii[r] = kk * e[0] / (2.0 * n);
+  });
+  radii.erase(std::remove(radii.begin(), radii.end(), -1.0), radii.end());
+  if (radii.empty()) return 0.0f;
+  std::nth_element(radii.begin(), radii.begin() + radii.size() / 2, radii.end());
+  return float(radii[radii.size() / 2]);
+}
+
+void run_small_node_stage(BuildState& state, float radius, float traversal_cost) {
+  const size_t roots = state.small_roots.size();
+  std::vector<std::vector<LocalNode>> subtrees(roots);
+  tbb::parallel_for(size_t(0), roots, [&](size_t r) {
+    subtrees[r] = split_small_root(state, state.nodes[state.small_roots[r]], radius, traversal_cost);
+  });
+
+  // Number each root's nodes after all earlier ones; the root keeps its own number.
+  std::vector<uint32_t> base(roots + 1);
+  base[0] = uint32_t(state.nodes.size());
+  for (size_t r = 0; r < roots; ++r) base[r + 1] = base[r] + uint32_t(subtrees[r].size() - 1);
+  state.nodes.resize(base[roots]);
+  tbb::parallel_for(size_t(0), roots, [&](size_t r) {
+    const uint32_t root_id = state.small_roots[r];
+    const BuildNode root = state.nodes[root_id];
+    auto global = [&](uint32_t local) { return local == 0 ? root_id : base[r] + local - 1; };
+    for (uint32_t i = 0; i < subtrees[r].size(); ++i) {
+      const LocalNode& l = subtrees[r][i];
+      BuildNode& node = state.nodes[global(i)];
+      node = root;
+      node.box = l.box;
+      node.cell = l.cell;
+      node.mask = l.mask;
+      node.count = uint32_t(popcount32(l.mask));
+      node.depth = root.depth + l.depth;
+      node.axis = l.axis;
+      node.split = l.split;
+      if (l.axis != kLeafAxis) {
+        node.left = global(l.left);
+        node.right = global(l.right);
+      }
+    }
+  });
+  uint32_t levels = 0;
+  for (const auto& subtree : subtrees) levels = std::max(levels, subtree.back().depth + 1);
+  state.stats.small_levels = levels;
+  state.stats.small_roots = uint32_t(roots);
+}
+
+}  // namespace meniscus::sim::kdtree

@@ -1,0 +1,306 @@
+#include "sim/sph/sph_cpu.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+#include <tbb/partitioner.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "engine/core/error.h"
+#include "engine/interop/shared_buffer.h"
+#include "sim/common/simulation_error.h"
+#include "sim/sph/sph_neighbours.h"
+#include "sim/sph/sph_removal.h"
+
+namespace meniscus::sim {
+
+using sph::Vec3;
+
+namespace {
+
+constexpr uint32_t kGrain = 1024;
+
+// Every per-particle loop of the solver: each i is written by one task only.
+template <class Body>
+void for_each_particle(uint32_t count, Body&& body) {
+  tbb::parallel_for(tbb::blocked_range<uint32_t>(0, count, kGrain), [&](const tbb::blocked_range<uint32_t>& r) {
+    for (uint32_t i = r.begin(); i != r.end(); ++i) body(i);
+  });
+}
+
+template <class T>
+void permute(std::vector<T>& values, const std::vector<uint32_t>& order, std::vector<T>& scratch) {
+  scratch.resize(values.size());
+  for_each_particle(uint32_t(values.size()), [&](uint32_t k) { scratch[k] = values[order[k]]; });
+  values.swap(scratch);
+}
+
+std::string where(double time) { return "sph (cpu) at t = " + std::to_string(time) + " s: "; }
+
+}  // namespace
+
+SphCpu::SphCpu(const SphParams& params)
+    : params_(params), scene_radius_(params.particle_radius), setup_(sph::prepare(params)), emitters_(params) {
+  reset();
+}
+
+void SphCpu::reset() {
+  setup_ = sph::prepare(params_);  // again: the particle radius may have changed
+  emitters_ = sph::EmitterSchedule(params_);
+  const Vec3* boundary = setup_.boundary.position.data();
+  sph::CellSort boundary_sort;  // the samples are already in order: this only finds the cells
+  boundary_sort.sort(setup_.grid, setup_.rank, boundary, uint32_t(setup_.boundary.position.size()));
+  boundary_cell_begin_ = boundary_sort.cell_begin();
+  position_ = setup_.position;
+  velocity_ = setup_.velocity;
+  agitation_.assign(position_.size(), 0.0f);
+  density_.assign(position_.size(), 1.0f);
+  id_.resize(position_.size());
+  for (uint32_t i = 0; i < id_.size(); ++i) id_[i] = i;
+  time_ = 0.0;
+  pending_ = 0.0;
+  stats_ = {};
+}
+
+std::vector<StageControl> SphCpu::controls() {
+  return sph::stage_controls(params_, scene_radius_, emitters_);
+}
+
+sph::Arrays SphCpu::arrays() {
+  return {uint32_t(position_.size()), position_.data(),       velocity_.data(),
+          acceleration_.data(),       normal_.data(),         density_.data(),
+          factor_.data(),             kappa_.data(),          error_.data(),
+          neighbour_begin_.data(),    neighbours_.data(),     boundary_begin_.data(),
+          boundary_neighbours_.data(), setup_.boundary.position.data(), setup_.boundary.volume.data()};
+}
+
+void SphCpu::step(double dt) {
+  stats_.substeps = 0;
+  sph::refresh_constants(params_, setup_.constants);
+  if (params_.adaptive) {
+    double remaining = dt;
+    while (remaining > 1e-9) {
+      const float speed = max_speed();
+      const float h = sph::choose_step(params_, speed, remaining);
+      if (h < params_.min_dt)
+        throw SimulationError(where(time_) + "unstable: particles reach " + std::to_string(speed) +
+                              " m/s, which needs a step below min_dt = " + std::to_string(params_.min_dt) + " s");
+      substep(h);
+      remaining -= h;
+    }
+    return;
+  }
+  pending_ += dt;
+  const int steps = int(pending_ / params_.fixed_dt);
+  pending_ -= steps * double(params_.fixed_dt);
+  for (int k = 0; k < steps; ++k) substep(params_.fixed_dt);
+}
+
+void SphCpu::substep(float dt) {
+  const uint32_t n = uint32_t(position_.size());
+  if (n > 0) {
+    sort_particles();
+    find_neighbours();
+    const sph::Constants& c = setup_.constants;
+    const sph::Arrays a = arrays();
+    for_each_particle(n, [&](uint32_t i) { sph::compute_density_and_factor(c, a, i); });
+    previous_velocity_ = velocity_;
+    if (params_.divergence_solve)
+      stats_.divergence_iterations = solve(sph::predict_divergence, params_.divergence_tolerance, 1, dt);
+    apply_non_pressure_forces(dt);
+    stats_.density_iterations = solve(sph::predict_density, params_.density_tolerance, 2, dt);
+    stats_.density_error = float(mean_error());
+    integrate(dt);
+  }
+  time_ += dt;
+  emit_and_remove(dt);
+  stats_.substeps += 1;
+  stats_.last_dt = dt;
+}
+
+void SphCpu::sort_particles() {
+  fluid_sort_.sort(setup_.grid, setup_.rank, position_.data(), uint32_t(position_.size()));
+  const std::vector<uint32_t>& order = fluid_sort_.order();
+  std::vector<Vec3> vec_scratch;
+  std::vector<float> float_scratch;
+  std::vector<uint32_t> id_scratch;
+  permute(position_, order, vec_scratch);
+  permute(velocity_, order, vec_scratch);
+  permute(agitation_, order, float_scratch);
+  permute(id_, order, id_scratch);
+  const size_t n = position_.size();
+  for (auto* v : {&acceleration_, &normal_, &previous_velocity_}) v->resize(n);
+  permute(density_, order, float_scratch);  // published until recomputed
+  for (auto* v : {&factor_, &kappa_, &error_}) v->resize(n);
+}
+
+void SphCpu::find_neighbours() {
+  const uint32_t n = uint32_t(position_.size());
+  const sph::NeighbourQuery query{setup_.grid,
+                                  setup_.rank.data(),
+                                  fluid_sort_.cell_begin().data(),
+                                  position_.data(),
+                                  boundary_cell_begin_.data(),
+                                  setup_.boundary.position.data(),
+                                  params_.support() * params_.support()};
+  // Two passes (count, then fill at scanned offsets) keep the lists flat and their order fixed.
+  auto visit = [&](uint32_t i, auto&& on_fluid, auto&& on_boundary) {
+    sph::for_each_neighbour(query, i, on_fluid, on_boundary);
+  };
+  neighbour_begin_.assign(size_t(n) + 1, 0u);
+  boundary_begin_.assign(size_t(n) + 1, 0u);
+  for_each_particle(n, [&](uint32_t i) {
+    uint32_t fluid = 0, solid = 0;
+    visit(i, [&](uint32_t) { ++fluid; }, [&](uint32_t) { ++solid; });
+    neighbour_begin_[i + 1] = fluid;
+    boundary_begin_[i + 1] = solid;
+  });
+  for (uint32_t i = 0; i < n; ++i) {
+    if (neighbour_begin_[i + 1] > sph::kMaxNeighbours)
+      throw SimulationError(where(time_) + "particle " + std::to_string(id_[i]) + " has " +
+                            std::to_string(neighbour_begin_[i + 1]) + " neighbours: the fluid collapsed (step too large?)");
+    neighbour_begin_[i + 1] += neighbour_begin_[i];
+    boundary_begin_[i + 1] += boundary_begin_[i];
+  }
+  neighbours_.resize(neighbour_begin_[n]);
+  boundary_neighbours_.resize(boundary_begin_[n]);
+  for_each_particle(n, [&](uint32_t i) {
+    uint32_t* fluid = neighbours_.data() + neighbour_begin_[i];
+    uint32_t* solid = boundary_neighbours_.data() + boundary_begin_[i];
+    visit(i, [&](uint32_t j) { *fluid++ = j; }, [&](uint32_t b) { *solid++ = b; });
+  });
+}
+
+// DFSPH's solver loop (Bender & Koschier 2017, Algorithms 2 and 3): predict, then correct the
+// velocities until the mean error is below tolerance.
+int SphCpu::solve(void (*predict)(const sph::Constants&, const sph::Arrays&, uint32_t, float), float tolerance,
+                  int min_iterations, float dt) {
+  const sph::Constants& c = setup_.constants;
+  const sph::Arrays a = arrays();
+  const uint32_t n = a.count;
+  for_each_particle(n, [&](uint32_t i) { predict(c, a, i, dt); });
+  int iterations = 0;
+  while ((iterations < min_iterations || mean_error() > tolerance) && iterations < params_.max_iterations) {
+    // Velocity changes read only positions and kappas, so updating v in place is safe.
+    for_each_particle(n, [&](uint32_t i) { velocity_[i] += sph::pressure_velocity_change(c, a, i, dt); });
+    for_each_particle(n, [&](uint32_t i) { predict(c, a, i, dt); });
+    ++iterations;
+  }
+  return iterations;
+}
+
+void SphCpu::apply_non_pressure_forces(float dt) {
+  const sph::Constants& c = setup_.constants;
+  const sph::Arrays a = arrays();
+  const uint32_t n = a.count;
+  if (c.surface_tension > 0.0f) for_each_particle(n, [&](uint32_t i) { sph::compute_normal(c, a, i); });
+  for_each_particle(n, [&](uint32_t i) { acceleration_[i] = sph::non_pressure_acceleration(c, a, i); });
+  for_each_particle(n, [&](uint32_t i) { velocity_[i] += dt * acceleration_[i]; });
+}
+
+void SphCpu::integrate(float dt) {
+  const uint32_t n = uint32_t(position_.size());
+  const SphBox& box = params_.domain;
+  // Boundary particles push compressed fluid away from the walls, but a particle below rest
+  // density feels no pressure (DFSPH only corrects compression) and can drift through the
+  // sample layer. The domain's walls are therefore also a kinematic collision at the first
+  // sample layer (half a spacing outside the domain, where the bottom fluid layer settles into
+  // the samples' hollows): the centre is held there and the outward velocity removed. Contacts
+  // are counted: the boundary's quality is how rarely it needs this.
+  const float wall = params_.particle_radius;
+  std::atomic<uint64_t> contacts{0};
+  std::atomic<uint32_t> bad{UINT32_MAX};
+  for_each_particle(n, [&](uint32_t i) {
+    Vec3& x = position_[i];
+    Vec3& v = velocity_[i];
+    x += dt * v;
+    agitation_[i] = sph::length(v - previous_velocity_[i]);
+    if (!sph::finite(x) || !sph::finite(v)) {
+      uint32_t seen = bad.load();
+      while (id_[i] < seen && !bad.compare_exchange_weak(seen, id_[i])) {
+      }
+      return;
+    }
+    float* p = &x.x;
+    float* u = &v.x;
+    bool touched = false;
+    for (int axis = 0; axis < 3; ++axis) {
+      if (p[axis] < box.min[axis] - wall) p[axis] = box.min[axis] - wall, u[axis] = std::max(u[axis], 0.0f), touched = true;
+      if (p[axis] > box.max[axis] + wall) p[axis] = box.max[axis] + wall, u[axis] = std::min(u[axis], 0.0f), touched = true;
+    }
+    if (touched) contacts.fetch_add(1, std::memory_order_relaxed);
+  });
+  if (bad.load() != UINT32_MAX)
+    throw SimulationError(where(time_) + "particle " + std::to_string(bad.load()) +
+                          " became non-finite (NaN or infinite position or velocity)");
+  stats_.wall_contacts += contacts.load();
+}
+
+void SphCpu::emit_and_remove(float dt) {
+  if (!params_.sinks.empty()) {
+    const uint64_t removed = sph::remove_in_sinks(params_.sinks, position_, {&velocity_}, {&agitation_, &density_}, id_);
+    stats_.removed += removed;
+  }
+  std::vector<Vec3> born_x, born_v;
+  emitters_.advance(time_ - dt, dt, born_x, born_v);
+  const size_t room = setup_.capacity - std::min<size_t>(setup_.capacity, position_.size());
+  const size_t take = std::min(room, born_x.size());
+  stats_.emitted += take;
+  stats_.dropped += born_x.size() - take;
+  for (size_t k = 0; k < take; ++k) {
+    id_.push_back(uint32_t(position_.size()));
+    position_.push_back(born_x[k]);
+    velocity_.push_back(born_v[k]);
+    agitation_.push_back(0.0f);
+    density_.push_back(1.0f);
+  }
+}
+
+float SphCpu::max_speed() const {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<size_t>(0, velocity_.size(), kGrain), 0.0f,
+      [&](const tbb::blocked_range<size_t>& r, float m) {
+        for (size_t i = r.begin(); i != r.end(); ++i) m = std::max(m, sph::length(velocity_[i]));
+        return m;
+      },
+      [](float x, float y) { return std::max(x, y); });
+}
+
+double SphCpu::mean_error() const {
+  if (error_.empty()) return 0.0;
+  // A fixed split (simple_partitioner, fixed grain) sums in the same order on every run.
+  const double sum = tbb::parallel_deterministic_reduce(
+      tbb::blocked_range<size_t>(0, error_.size(), kGrain), 0.0,
+      [&](const tbb::blocked_range<size_t>& r, double s) {
+        for (size_t i = r.begin(); i != r.end(); ++i) s += error_[i];
+        return s;
+      },
+      [](double x, double y) { return x + y; }, tbb::simple_partitioner());
+  return sum / double(error_.size());
+}
+
+void SphCpu::write(SharedBuffer& target) {
+  if (target.size() < count() * sizeof(Particle)) throw DeviceError("sph: shared buffer too small");
+  auto* out = static_cast<Particle*>(target.host_pointer());
+  if (!out) throw DeviceError("sph (cpu): shared buffer is not host-visible");
+  const float rho0 = params_.rest_density;
+  for_each_particle(uint32_t(position_.size()), [&](uint32_t i) {
+    const Vec3 x = position_[i], v = velocity_[i];
+    out[id_[i]] = Particle{{x.x, x.y, x.z}, density_[i] * rho0, {v.x, v.y, v.z}, agitation_[i]};
+  });
+}
+
+std::vector<Particle> SphCpu::particles() const {
+  std::vector<Particle> out(position_.size());
+  const float rho0 = params_.rest_density;
+  for (size_t i = 0; i < position_.size(); ++i) {
+    const Vec3 x = position_[i], v = velocity_[i];
+    out[id_[i]] = Particle{{x.x, x.y, x.z}, density_[i] * rho0, {v.x, v.y, v.z}, agitation_[i]};
+  }
+  return out;
+}
+
+}  // namespace meniscus::sim

@@ -1,0 +1,39 @@
+#pragma once
+// The neighbour query both backends run per particle: every fluid particle and boundary
+// sample within the support radius, visited in a fixed order (cells in a fixed order, each
+// cell's particles in sorted order), so the flat lists come out identical on CPU and GPU.
+#include <cstdint>
+
+#include "sim/sph/sph_grid.h"
+
+namespace meniscus::sim::sph {
+
+struct NeighbourQuery {
+  GridShape grid;
+  const uint32_t* rank;
+  const uint32_t* fluid_cells;  // cell_begin by rank, fluid in sorted order
+  const Vec3* fluid;
+  const uint32_t* boundary_cells;
+  const Vec3* boundary;
+  float support_squared;
+};
+
+template <class OnFluid, class OnBoundary>
+MENISCUS_HD inline void for_each_neighbour(const NeighbourQuery& q, uint32_t i, OnFluid&& on_fluid,
+                                           OnBoundary&& on_boundary) {
+  const Vec3 x = q.fluid[i];
+  for_each_nearby_cell(q.grid, q.rank, q.fluid_cells, x, [&](uint32_t first, uint32_t end) {
+    for (uint32_t j = first; j < end; ++j) {
+      const Vec3 d = x - q.fluid[j];
+      if (j != i && dot(d, d) < q.support_squared) on_fluid(j);
+    }
+  });
+  for_each_nearby_cell(q.grid, q.rank, q.boundary_cells, x, [&](uint32_t first, uint32_t end) {
+    for (uint32_t b = first; b < end; ++b) {
+      const Vec3 d = x - q.boundary[b];
+      if (dot(d, d) < q.support_squared) on_boundary(b);
+    }
+  });
+}
+
+}  // namespace meniscus::sim::sph

@@ -1,0 +1,100 @@
+// KNN (Algorithms 6 and 7) against brute force, on > 10k queries over sets that stress the
+// search: clusters, duplicates, fewer points than k, collinear and planar points, coordinates
+// near 1e6, queries far outside the points; and identical answers for any thread count.
+#include <catch2/catch.hpp>
+
+#include <tbb/global_control.h>
+
+#include <cstring>
+
+#include "sim/kdtree/knn.h"
+#include "tests/sim/kdtree/kdtree_test_points.h"
+
+namespace meniscus::sim::kdtree {
+namespace {
+
+size_t check_all_points(const std::vector<glm::vec3>& points, uint32_t k) {
+  const KdTree tree = build_kdtree(points, KdTreeParams{.k = k});
+  const KnnResult result = knn_all(tree, KnnParams{.k = k});
+  INFO(points.size() << " points, k " << k << ": mean candidates " << result.stats.mean_candidates << ", retries "
+                     << result.stats.retries << ", radius nodes " << result.stats.radius_nodes);
+  return test::check_against_brute_force(points, points, result, k);
+}
+
+TEST_CASE("kdtree: KNN of every point equals brute force (uniform and clustered, 16k queries)", "[kdtree][knn]") {
+  size_t queries = check_all_points(test::uniform_cube(10000, 11), 16);
+  queries += check_all_points(test::clusters(6000, 12), 10);
+  CHECK(queries >= 10000);
+}
+
+TEST_CASE("kdtree: KNN of arbitrary queries, inside and far outside the points, equals brute force", "[kdtree][knn]") {
+  const auto points = test::clusters(5000, 13);
+  auto queries = test::uniform_cube(2000, 14, glm::vec3(-12.0f), 24.0f);
+  for (const glm::vec3& q : test::uniform_cube(200, 15, glm::vec3(-1000.0f), 2000.0f)) queries.push_back(q);
+  queries.push_back(points[17]);  // a query on a data point
+  const KdTree tree = build_kdtree(points);
+  for (uint32_t k : {1u, 8u, 33u}) {
+    SECTION("k " + std::to_string(k)) {
+      test::check_against_brute_force(points, queries, knn(tree, queries, KnnParams{.k = k}), k);
+    }
+  }
+}
+
+TEST_CASE("kdtree: KNN with duplicate points equals brute force up to ties", "[kdtree][knn]") {
+  auto points = test::uniform_cube(2000, 16);
+  for (size_t i = 0; i < 1500; ++i) points.push_back(points[i % 5]);  // 300 copies of 5 points
+  for (size_t i = 0; i < 40; ++i) points.push_back(points[100]);      // more copies than k
+  check_all_points(points, 16);
+}
+
+TEST_CASE("kdtree: KNN with fewer points than k returns every point, nearest first", "[kdtree][knn]") {
+  const auto points = test::uniform_cube(5, 17);
+  const KdTree tree = build_kdtree(points);
+  const KnnResult result = knn_all(tree, KnnParams{.k = 16});
+  CHECK(result.k == 5);
+  test::check_against_brute_force(points, points, result, 16);
+  const std::vector<glm::vec3> one{{3, 3, 3}};
+  test::check_against_brute_force(points, one, knn(tree, one, KnnParams{.k = 16}), 16);
+}
+
+TEST_CASE("kdtree: KNN on collinear and planar points equals brute force", "[kdtree][knn]") {
+  std::vector<glm::vec3> line, plane, tilted;
+  for (const glm::vec3& p : test::uniform_cube(3000, 18)) {
+    line.push_back({p.x, 0.5f * p.x - 2.0f, 3.0f * p.x});
+    plane.push_back({p.x, p.y, -1.0f});
+    tilted.push_back({p.x, p.y, 0.3f * p.x - 0.7f * p.y});
+  }
+  check_all_points(line, 16);
+  check_all_points(plane, 16);
+  check_all_points(tilted, 12);
+}
+
+TEST_CASE("kdtree: KNN at coordinates near 1e6 keeps full relative precision", "[kdtree][knn]") {
+  // Floats near 1e6 are 1/16 apart: 100-unit spread is 1600 steps per axis.
+  check_all_points(test::uniform_cube(4000, 19, glm::vec3(1e6f, 1e6f, -1e6f), 100.0f), 16);
+  // Within 1 unit only 16 values per axis exist: heavy ties and exact duplicates.
+  check_all_points(test::uniform_cube(3000, 20, glm::vec3(1e6f, 1e6f, 1e6f), 1.0f), 8);
+}
+
+TEST_CASE("kdtree: the tree and the neighbours are identical for 1, 2 and 3 threads", "[kdtree][knn][threads]") {
+  const auto points = test::clusters(30000, 21);
+  std::vector<KdTree> trees;
+  std::vector<KnnResult> results;
+  for (size_t threads : {1u, 2u, 3u}) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    trees.push_back(build_kdtree(points));
+    results.push_back(knn_all(trees.back()));
+  }
+  for (size_t t = 1; t < trees.size(); ++t) {
+    INFO("threads " << t + 1 << " against 1");
+    REQUIRE(trees[t].nodes.size() == trees[0].nodes.size());
+    CHECK(std::memcmp(trees[t].nodes.data(), trees[0].nodes.data(), trees[0].nodes.size() * sizeof(KdNode)) == 0);
+    CHECK(trees[t].ids == trees[0].ids);
+    CHECK(trees[t].query_radius == trees[0].query_radius);
+    CHECK(results[t].indices == results[0].indices);
+    CHECK(results[t].distances == results[0].distances);
+  }
+}
+
+}  // namespace
+}  // namespace meniscus::sim::kdtree

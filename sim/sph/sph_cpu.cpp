@@ -62,6 +62,7 @@ void SphCpu::reset() {
   for (uint32_t i = 0; i < id_.size(); ++i) id_[i] = i;
   time_ = 0.0;
   pending_ = 0.0;
+  indexed_ = 0;
   stats_ = {};
 }
 
@@ -123,6 +124,7 @@ void SphCpu::substep(float dt) {
 
 void SphCpu::sort_particles() {
   fluid_sort_.sort(setup_.grid, setup_.rank, position_.data(), uint32_t(position_.size()));
+  indexed_ = uint32_t(position_.size());
   const std::vector<uint32_t>& order = fluid_sort_.order();
   std::vector<Vec3> vec_scratch;
   std::vector<float> float_scratch;
@@ -239,24 +241,33 @@ void SphCpu::integrate(float dt) {
   stats_.wall_contacts += contacts.load();
 }
 
+// Emission first: the grid of this substep's sort still indexes the particles (they have only
+// moved), so a newborn can be checked against them; removal then compacts the arrays.
 void SphCpu::emit_and_remove(float dt) {
-  if (!params_.sinks.empty()) {
-    const uint64_t removed = sph::remove_in_sinks(params_.sinks, position_, {&velocity_}, {&agitation_, &density_}, id_);
-    stats_.removed += removed;
-  }
   std::vector<Vec3> born_x, born_v;
   emitters_.advance(time_ - dt, dt, born_x, born_v);
-  const size_t room = setup_.capacity - std::min<size_t>(setup_.capacity, position_.size());
-  const size_t take = std::min(room, born_x.size());
-  stats_.emitted += take;
-  stats_.dropped += born_x.size() - take;
-  for (size_t k = 0; k < take; ++k) {
+  const sph::NeighbourQuery query{setup_.grid, setup_.rank.data(), fluid_sort_.cell_begin().data(), position_.data(),
+                                  nullptr, nullptr, 0.0f};
+  const float clearance = sph::kEmitterClearance * params_.diameter();
+  for (size_t k = 0; k < born_x.size(); ++k) {
+    if (indexed_ > 0 && sph::occupied(query, born_x[k], clearance * clearance)) {
+      ++stats_.blocked;
+      continue;
+    }
+    if (position_.size() >= setup_.capacity) {
+      ++stats_.dropped;
+      continue;
+    }
+    ++stats_.emitted;
     id_.push_back(uint32_t(position_.size()));
     position_.push_back(born_x[k]);
     velocity_.push_back(born_v[k]);
     agitation_.push_back(0.0f);
     density_.push_back(1.0f);
   }
+  if (!params_.sinks.empty())
+    stats_.removed += sph::remove_in_sinks(params_.sinks, position_, {&velocity_}, {&agitation_, &density_}, id_);
+  indexed_ = 0;  // until the next sort
 }
 
 float SphCpu::max_speed() const {

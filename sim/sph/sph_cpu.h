@@ -54,6 +54,7 @@ class SphCpu : public SphStage {
   std::vector<uint32_t> id_;  // dense 0..count-1: the particle's place in published buffers
   std::vector<uint32_t> neighbour_begin_, neighbours_, boundary_begin_, boundary_neighbours_;
 
+  uint32_t indexed_ = 0;  // particles the grid of the last sort indexes (0: none, or stale)
   double time_ = 0.0;
   double pending_ = 0.0;  // fixed-step mode: simulated time not yet covered by whole steps
   SphStats stats_;

@@ -125,6 +125,7 @@ class SphCuda : public SphStage {
     SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host vectors die here
     time_ = 0.0;
     pending_ = 0.0;
+    indexed_ = false;
     stats_ = {};
   }
 
@@ -257,6 +258,7 @@ class SphCuda : public SphStage {
 
   void sort_particles() {
     sort_by_cells(position_.get(), count_, fluid_cells_);
+    indexed_ = true;
     permute(position_, vec_scratch_);
     permute(velocity_, vec_scratch_);
     permute(agitation_, float_scratch_);
@@ -392,36 +394,63 @@ class SphCuda : public SphStage {
     stats_.wall_contacts += contacts;
   }
 
+  // Emission first, as on the CPU: this substep's grid still indexes the particles.
   void emit_and_remove(float dt) {
-    if (!params_.sinks.empty() && count_ > 0) {
-      // Sinks are rare events at a basin's drain; they compact on the host with the CPU
-      // backend's code (a device compaction would be faster for huge counts).
-      std::vector<Vec3> x = download(position_.get(), count_), v = download(velocity_.get(), count_);
-      std::vector<float> agitation = download(agitation_.get(), count_), density = download(density_.get(), count_);
-      std::vector<uint32_t> id = download(id_.get(), count_);
-      const uint64_t removed = sph::remove_in_sinks(params_.sinks, x, {&v}, {&agitation, &density}, id);
-      if (removed) {
-        count_ = uint32_t(x.size());
-        upload(position_.get(), x.data(), count_);
-        upload(velocity_.get(), v.data(), count_);
-        upload(agitation_.get(), agitation.data(), count_);
-        upload(density_.get(), density.data(), count_);
-        upload(id_.get(), id.data(), count_);
-        stats_.removed += removed;
-      }
-    }
     std::vector<Vec3> born_x, born_v;
     emitters_.advance(time_ - dt, dt, born_x, born_v);
-    const size_t room = setup_.capacity - std::min<size_t>(setup_.capacity, count_);
-    const uint32_t take = uint32_t(std::min(room, born_x.size()));
+    if (!born_x.empty()) emit(born_x, born_v);
+    indexed_ = false;
+    if (params_.sinks.empty() || count_ == 0) return;
+    // Sinks are rare events at a basin's drain; they compact on the host with the CPU
+    // backend's code (a device compaction would be faster for huge counts).
+    std::vector<Vec3> x = download(position_.get(), count_), v = download(velocity_.get(), count_);
+    std::vector<float> agitation = download(agitation_.get(), count_), density = download(density_.get(), count_);
+    std::vector<uint32_t> id = download(id_.get(), count_);
+    const uint64_t removed = sph::remove_in_sinks(params_.sinks, x, {&v}, {&agitation, &density}, id);
+    if (!removed) return;
+    count_ = uint32_t(x.size());
+    upload(position_.get(), x.data(), count_);
+    upload(velocity_.get(), v.data(), count_);
+    upload(agitation_.get(), agitation.data(), count_);
+    upload(density_.get(), density.data(), count_);
+    upload(id_.get(), id.data(), count_);
+    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host vectors die here
+    stats_.removed += removed;
+  }
+
+  void emit(const std::vector<Vec3>& born_x, const std::vector<Vec3>& born_v) {
+    const uint32_t n = uint32_t(born_x.size());
+    std::vector<uint8_t> clear(n, 1);
+    if (indexed_) {
+      const sph::NeighbourQuery query{setup_.grid, rank_.get(), fluid_cells_.get(), position_.get(), nullptr, nullptr, 0.0f};
+      const float clearance = sph::kEmitterClearance * params_.diameter();
+      candidates_.reserve(n);
+      clear_flags_.reserve(n);
+      upload(candidates_.get(), born_x.data(), n);
+      k::clear_of_fluid<<<k::blocks(n), k::kBlock, 0, stream_>>>(query, candidates_.get(), n, clearance * clearance,
+                                                                  clear_flags_.get());
+      SPH_CUDA_CHECK(cudaGetLastError());
+      clear = download(clear_flags_.get(), n);
+    }
+    std::vector<Vec3> x, v;
+    for (uint32_t k2 = 0; k2 < n; ++k2) {
+      if (!clear[k2]) {
+        ++stats_.blocked;
+      } else if (count_ + x.size() >= setup_.capacity) {
+        ++stats_.dropped;
+      } else {
+        x.push_back(born_x[k2]);
+        v.push_back(born_v[k2]);
+      }
+    }
+    const uint32_t take = uint32_t(x.size());
     stats_.emitted += take;
-    stats_.dropped += born_x.size() - take;
     if (take == 0) return;
     std::vector<float> zeros(take, 0.0f), ones(take, 1.0f);
     std::vector<uint32_t> ids(take);
     for (uint32_t k2 = 0; k2 < take; ++k2) ids[k2] = count_ + k2;
-    upload(position_.get() + count_, born_x.data(), take);
-    upload(velocity_.get() + count_, born_v.data(), take);
+    upload(position_.get() + count_, x.data(), take);
+    upload(velocity_.get() + count_, v.data(), take);
     upload(agitation_.get() + count_, zeros.data(), take);
     upload(density_.get() + count_, ones.data(), take);
     upload(id_.get() + count_, ids.data(), take);
@@ -448,6 +477,9 @@ class SphCuda : public SphStage {
   DeviceArray<float> reduction_;
   DeviceArray<unsigned long long> contacts_;
   DeviceArray<unsigned char> temp_;
+  DeviceArray<Vec3> candidates_;
+  DeviceArray<uint8_t> clear_flags_;
+  bool indexed_ = false;  // the grid of the last sort still indexes the particles
 
   uint64_t value_ = 0, written_ = 0, reading_ = 0;
   double time_ = 0.0, pending_ = 0.0;

@@ -139,6 +139,13 @@ __global__ void integrate(Arrays a, const Vec3* previous_velocity, float* agitat
   a.velocity[i] = v;
 }
 
+// 1 where an emitter may place candidate k (no fluid within the clearance), else 0.
+__global__ void clear_of_fluid(NeighbourQuery q, const Vec3* candidates, uint32_t n, float min_distance_squared,
+                               uint8_t* clear) {
+  const uint32_t k = thread_index();
+  if (k < n) clear[k] = occupied(q, candidates[k], min_distance_squared) ? 0 : 1;
+}
+
 __global__ void publish(const Vec3* x, const Vec3* v, const float* density, const float* agitation,
                         const uint32_t* id, uint32_t n, float rest_density, Particle* out) {
   const uint32_t i = thread_index();

@@ -36,4 +36,21 @@ MENISCUS_HD inline void for_each_neighbour(const NeighbourQuery& q, uint32_t i, 
   });
 }
 
+// Whether a fluid particle lies within sqrt(min_distance_squared) of p: an emitter does not
+// release a particle onto one still in its mouth (an overlapping pair has no kernel gradient to
+// separate it, and the solver's multipliers explode).
+MENISCUS_HD inline bool occupied(const NeighbourQuery& q, Vec3 p, float min_distance_squared) {
+  bool hit = false;
+  for_each_nearby_cell(q.grid, q.rank, q.fluid_cells, p, [&](uint32_t first, uint32_t end) {
+    for (uint32_t j = first; j < end && !hit; ++j) {
+      const Vec3 d = p - q.fluid[j];
+      hit = dot(d, d) < min_distance_squared;
+    }
+  });
+  return hit;
+}
+
+// How close to a fluid particle an emitter may place one, in lattice spacings.
+constexpr float kEmitterClearance = 0.75f;
+
 }  // namespace meniscus::sim::sph

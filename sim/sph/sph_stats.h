@@ -14,6 +14,7 @@ struct SphStats {
   uint64_t emitted = 0;           // by the inflow emitters, since the start
   uint64_t removed = 0;           // by sinks, since the start
   uint64_t dropped = 0;           // emitter particles over the capacity, since the start
+  uint64_t blocked = 0;           // emitter particles not placed: fluid still in the mouth
 };
 
 }  // namespace meniscus::sim

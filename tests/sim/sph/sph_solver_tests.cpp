@@ -141,7 +141,7 @@ TEST_CASE("emitters add and sinks remove particles, ids stay dense", "[sph][sour
     REQUIRE(sph.count() == s.emitted - s.removed);
   }
   const SphStats& s = sph.stats();
-  INFO("emitted " << s.emitted << ", removed " << s.removed << ", dropped " << s.dropped);
+  INFO("emitted " << s.emitted << ", removed " << s.removed << ", dropped " << s.dropped << ", blocked " << s.blocked);
   CHECK(s.removed > 0);
   // The published ids are exactly 0..count-1: every slot written once.
   std::vector<Particle> particles = sph.particles();
@@ -152,8 +152,11 @@ TEST_CASE("emitters add and sinks remove particles, ids stay dense", "[sph][sour
   for (int a = -2; a <= 2; ++a)
     for (int b = -2; b <= 2; ++b) per_layer += (a * a + b * b) * 0.01 * 0.01 <= 0.015 * 0.015;
   CHECK(per_layer == 9);
-  CHECK(s.emitted + s.dropped >= uint64_t(99 * per_layer));
-  CHECK(s.emitted + s.dropped <= uint64_t(100 * per_layer));
+  const uint64_t released = s.emitted + s.dropped + s.blocked;
+  CHECK(released >= uint64_t(99 * per_layer));
+  CHECK(released <= uint64_t(100 * per_layer));
+  // A free jet clears its mouth: few sites find fluid still there.
+  CHECK(s.blocked < released / 20);
 }
 
 TEST_CASE("the emitter stops at the capacity and says how many it dropped", "[sph][sources]") {

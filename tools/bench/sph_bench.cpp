@@ -1,0 +1,198 @@
+// meniscus-bench sph: ms per simulation step of the SPH stage for growing particle counts, on
+// every backend available (CUDA is reported as skipped, with the reason, when no device
+// answers). A block of water a third of its tank wide collapses; after a warm-up the timed
+// steps are fixed-size, so every backend and count does the same simulated work.
+//
+// --scene FILE --frames N instead runs a scene's first SPH stage frame by frame (1/60 s) and
+// prints one line per frame: count, substeps, solver iterations, errors, contacts, time.
+#include <tbb/info.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/app/scene.h"
+#include "engine/app/sph_settings.h"
+#include "engine/core/error.h"
+#include "sim/sph/sph_cuda.h"
+#include "sim/sph/sph_stage.h"
+#include "tools/bench/bench_setup.h"
+
+namespace meniscus::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+struct Options {
+  int threads = int(tbb::info::default_concurrency());
+  std::vector<uint32_t> counts{65536, 262144, 1048576};
+  int steps = 5;
+  int warmup = 3;
+  std::vector<std::string> backends{"cpu", "cuda"};
+  std::string scene;
+  int frames = 60;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw InputError("sph: " + flag + ": missing value");
+      return argv[++i];
+    };
+    auto positive = [&](const std::string& text) {
+      const long v = std::strtol(text.c_str(), nullptr, 10);
+      if (v < 1 || v > 100'000'000) throw InputError("sph: " + flag + ": expected a positive count, got '" + text + "'");
+      return v;
+    };
+    if (flag == "--threads") o.threads = int(positive(value()));
+    else if (flag == "--steps") o.steps = int(positive(value()));
+    else if (flag == "--warmup") o.warmup = int(std::strtol(value().c_str(), nullptr, 10));
+    else if (flag == "--frames") o.frames = int(positive(value()));
+    else if (flag == "--scene") o.scene = value();
+    else if (flag == "--particles") {
+      o.counts.clear();
+      std::stringstream list(value());
+      for (std::string item; std::getline(list, item, ',');) o.counts.push_back(uint32_t(positive(item)));
+    } else if (flag == "--backends") {
+      o.backends.clear();
+      std::stringstream list(value());
+      for (std::string item; std::getline(list, item, ',');) {
+        if (item != "cpu" && item != "cuda") throw InputError("sph: --backends: expected cpu or cuda, got '" + item + "'");
+        o.backends.push_back(item);
+      }
+    } else throw InputError("sph: unknown flag '" + flag + "'");
+  }
+  return o;
+}
+
+// A block of about `count` particles (n x 2n x n, spacing 1 cm) in a tank 3n x 3n x n.
+sim::SphParams collapsing_block(uint32_t count) {
+  sim::SphParams p;
+  p.particle_radius = 0.005f;
+  const float d = p.diameter();
+  const int n = std::max(2, int(std::lround(std::cbrt(count / 2.0))));
+  p.domain = {{0, 0, 0}, {3 * n * d, 3 * n * d, n * d}};
+  p.fills.push_back({{{0, 0, 0}, {n * d, 2 * n * d, n * d}}, {0, 0, 0}});
+  p.adaptive = false;
+  p.fixed_dt = 0.4f * d / std::sqrt(2.0f * 9.81f * 2 * n * d);  // CFL at the surge's speed
+  return p;
+}
+
+std::unique_ptr<sim::SphStage> make_stage(const std::string& backend, const sim::SphParams& params, std::string* why) {
+  if (backend == "cpu") return sim::make_sph_cpu(params);
+  try {
+    return sim::make_sph_cuda_headless(params);
+  } catch (const DeviceError& error) {
+    *why = error.what();
+    return nullptr;
+  }
+}
+
+void run_counts(const Options& o) {
+  for (uint32_t requested : o.counts) {
+    const sim::SphParams params = collapsing_block(requested);
+    for (const std::string& backend : o.backends) {
+      profile::JsonWriter json;
+      json.begin_object();
+      json.key("bench").value("sph");
+      json.key("case").value("collapsing_block");
+      json.key("backend").value(backend);
+      json.key("threads").value(uint64_t(o.threads));
+      std::string why;
+      auto stage = make_stage(backend, params, &why);
+      if (!stage) {
+        json.key("requested_particles").value(uint64_t(requested));
+        json.key("skipped").value(why);
+        json.end_object();
+        print_line(json);
+        continue;
+      }
+      for (int s = 0; s < o.warmup; ++s) stage->step(params.fixed_dt);
+      int density_iterations = 0, divergence_iterations = 0;
+      const auto start = Clock::now();
+      for (int s = 0; s < o.steps; ++s) {
+        stage->step(params.fixed_dt);
+        density_iterations += stage->stats().density_iterations;
+        divergence_iterations += stage->stats().divergence_iterations;
+      }
+      const double wall = ms_since(start);
+      json.key("particles").value(uint64_t(stage->count()));
+      json.key("dt_s").value(double(params.fixed_dt));
+      json.key("steps").value(uint64_t(o.steps));
+      json.key("ms_per_step").value(wall / o.steps);
+      if (auto device = stage->device_ms()) json.key("device_ms_last_step").value(*device);
+      json.key("density_iterations_per_step").value(double(density_iterations) / o.steps);
+      json.key("divergence_iterations_per_step").value(double(divergence_iterations) / o.steps);
+      json.key("particle_steps_per_s").value(double(stage->count()) * o.steps / (wall / 1e3));
+      json.end_object();
+      print_line(json);
+    }
+  }
+}
+
+void run_scene(const Options& o) {
+  const Scene scene = load_scene(o.scene);
+  const StageConfig* config = nullptr;
+  for (const StageConfig& s : scene.stages)
+    if (s.type == "sph" && !config) config = &s;
+  if (!config) throw InputError(o.scene + ": no [[stage]] with type = \"sph\"");
+  const sim::SphParams params = read_sph_settings(config->params);
+  for (const std::string& backend : o.backends) {
+    std::string why;
+    auto stage = make_stage(backend, params, &why);
+    if (!stage) {
+      std::printf("{\"bench\":\"sph\",\"scene\":\"%s\",\"backend\":\"%s\",\"skipped\":\"%s\"}\n", scene.name.c_str(),
+                  backend.c_str(), why.c_str());
+      continue;
+    }
+    for (int frame = 1; frame <= o.frames; ++frame) {
+      const auto start = Clock::now();
+      stage->step(1.0 / 60.0);
+      const double ms = ms_since(start);
+      const sim::SphStats& s = stage->stats();
+      float max_speed = 0.0f;
+      for (const sim::Particle& p : stage->particles())
+        max_speed = std::max(max_speed, std::sqrt(p.velocity[0] * p.velocity[0] + p.velocity[1] * p.velocity[1] +
+                                                  p.velocity[2] * p.velocity[2]));
+      profile::JsonWriter json;
+      json.begin_object();
+      json.key("bench").value("sph");
+      json.key("scene").value(scene.name);
+      json.key("backend").value(backend);
+      json.key("frame").value(uint64_t(frame));
+      json.key("time_s").value(stage->time());
+      json.key("particles").value(uint64_t(stage->count()));
+      json.key("substeps").value(uint64_t(s.substeps));
+      json.key("density_iterations").value(uint64_t(s.density_iterations));
+      json.key("divergence_iterations").value(uint64_t(s.divergence_iterations));
+      json.key("density_error").value(double(s.density_error));
+      json.key("max_speed").value(double(max_speed));
+      json.key("wall_contacts").value(s.wall_contacts);
+      json.key("emitted").value(s.emitted);
+      json.key("blocked").value(s.blocked);
+      json.key("removed").value(s.removed);
+      json.key("ms").value(ms);
+      json.end_object();
+      print_line(json);
+    }
+  }
+}
+
+}  // namespace
+
+int run_sph(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  const auto environment = benchmark_environment(o.threads);
+  if (!o.scene.empty()) run_scene(o);
+  else run_counts(o);
+  return 0;
+}
+
+}  // namespace meniscus::bench

@@ -71,11 +71,25 @@ std::vector<StageControl> SphCpu::controls() {
 }
 
 sph::Arrays SphCpu::arrays() {
-  return {uint32_t(position_.size()), position_.data(),       velocity_.data(),
-          acceleration_.data(),       normal_.data(),         density_.data(),
-          factor_.data(),             kappa_.data(),          error_.data(),
-          neighbour_begin_.data(),    neighbours_.data(),     boundary_begin_.data(),
-          boundary_neighbours_.data(), setup_.boundary.position.data(), setup_.boundary.volume.data()};
+  sph::Arrays a;
+  a.count = uint32_t(position_.size());
+  a.position = position_.data();
+  a.velocity = velocity_.data();
+  a.acceleration = acceleration_.data();
+  a.normal = normal_.data();
+  a.density = density_.data();
+  a.factor = factor_.data();
+  a.kappa = kappa_.data();
+  a.error = error_.data();
+  a.neighbour_begin = neighbour_begin_.data();
+  a.neighbours = neighbours_.data();
+  a.neighbour_gradient = neighbour_gradient_.data();
+  a.boundary_begin = boundary_begin_.data();
+  a.boundary_neighbours = boundary_neighbours_.data();
+  a.boundary_gradient = boundary_gradient_.data();
+  a.boundary_position = setup_.boundary.position.data();
+  a.boundary_volume = setup_.boundary.volume.data();
+  return a;
 }
 
 void SphCpu::step(double dt) {
@@ -139,6 +153,8 @@ void SphCpu::sort_particles() {
   for (auto* v : {&factor_, &kappa_, &error_}) v->resize(n);
 }
 
+// One search pass into per-chunk lists (fixed chunks, so the result does not depend on the
+// schedule), then a copy to flat arrays at scanned offsets, with each pair's kernel gradient.
 void SphCpu::find_neighbours() {
   const uint32_t n = uint32_t(position_.size());
   const sph::NeighbourQuery query{setup_.grid,
@@ -148,17 +164,24 @@ void SphCpu::find_neighbours() {
                                   boundary_cell_begin_.data(),
                                   setup_.boundary.position.data(),
                                   params_.support() * params_.support()};
-  // Two passes (count, then fill at scanned offsets) keep the lists flat and their order fixed.
-  auto visit = [&](uint32_t i, auto&& on_fluid, auto&& on_boundary) {
-    sph::for_each_neighbour(query, i, on_fluid, on_boundary);
-  };
+  const uint32_t chunks = (n + kGrain - 1) / kGrain;
+  fluid_chunks_.resize(chunks);
+  boundary_chunks_.resize(chunks);
   neighbour_begin_.assign(size_t(n) + 1, 0u);
   boundary_begin_.assign(size_t(n) + 1, 0u);
-  for_each_particle(n, [&](uint32_t i) {
-    uint32_t fluid = 0, solid = 0;
-    visit(i, [&](uint32_t) { ++fluid; }, [&](uint32_t) { ++solid; });
-    neighbour_begin_[i + 1] = fluid;
-    boundary_begin_[i + 1] = solid;
+  tbb::parallel_for(tbb::blocked_range<uint32_t>(0, chunks, 1), [&](const tbb::blocked_range<uint32_t>& r) {
+    for (uint32_t chunk = r.begin(); chunk != r.end(); ++chunk) {
+      std::vector<uint32_t>& fluid = fluid_chunks_[chunk];
+      std::vector<uint32_t>& solid = boundary_chunks_[chunk];
+      fluid.clear();
+      solid.clear();
+      for (uint32_t i = chunk * kGrain; i < std::min(n, (chunk + 1) * kGrain); ++i) {
+        const size_t fluid_before = fluid.size(), solid_before = solid.size();
+        sph::for_each_neighbour(query, i, [&](uint32_t j) { fluid.push_back(j); }, [&](uint32_t b) { solid.push_back(b); });
+        neighbour_begin_[i + 1] = uint32_t(fluid.size() - fluid_before);
+        boundary_begin_[i + 1] = uint32_t(solid.size() - solid_before);
+      }
+    }
   });
   for (uint32_t i = 0; i < n; ++i) {
     if (neighbour_begin_[i + 1] > sph::kMaxNeighbours)
@@ -168,11 +191,24 @@ void SphCpu::find_neighbours() {
     boundary_begin_[i + 1] += boundary_begin_[i];
   }
   neighbours_.resize(neighbour_begin_[n]);
+  neighbour_gradient_.resize(neighbour_begin_[n]);
   boundary_neighbours_.resize(boundary_begin_[n]);
-  for_each_particle(n, [&](uint32_t i) {
-    uint32_t* fluid = neighbours_.data() + neighbour_begin_[i];
-    uint32_t* solid = boundary_neighbours_.data() + boundary_begin_[i];
-    visit(i, [&](uint32_t j) { *fluid++ = j; }, [&](uint32_t b) { *solid++ = b; });
+  boundary_gradient_.resize(boundary_begin_[n]);
+  const sph::Constants& c = setup_.constants;
+  tbb::parallel_for(tbb::blocked_range<uint32_t>(0, chunks, 1), [&](const tbb::blocked_range<uint32_t>& r) {
+    for (uint32_t chunk = r.begin(); chunk != r.end(); ++chunk) {
+      const uint32_t first = chunk * kGrain, end = std::min(n, (chunk + 1) * kGrain);
+      std::copy(fluid_chunks_[chunk].begin(), fluid_chunks_[chunk].end(), neighbours_.begin() + neighbour_begin_[first]);
+      std::copy(boundary_chunks_[chunk].begin(), boundary_chunks_[chunk].end(),
+                boundary_neighbours_.begin() + boundary_begin_[first]);
+      for (uint32_t i = first; i < end; ++i) {
+        const uint32_t f = neighbour_begin_[i], b = boundary_begin_[i];
+        sph::pair_gradients(c, position_[i], position_.data(), nullptr, c.volume, &neighbours_[f],
+                            neighbour_begin_[i + 1] - f, &neighbour_gradient_[f]);
+        sph::pair_gradients(c, position_[i], setup_.boundary.position.data(), setup_.boundary.volume.data(), 0.0f,
+                            &boundary_neighbours_[b], boundary_begin_[i + 1] - b, &boundary_gradient_[b]);
+      }
+    }
   });
 }
 
@@ -187,7 +223,7 @@ int SphCpu::solve(void (*predict)(const sph::Constants&, const sph::Arrays&, uin
   int iterations = 0;
   while ((iterations < min_iterations || mean_error() > tolerance) && iterations < params_.max_iterations) {
     // Velocity changes read only positions and kappas, so updating v in place is safe.
-    for_each_particle(n, [&](uint32_t i) { velocity_[i] += sph::pressure_velocity_change(c, a, i, dt); });
+    for_each_particle(n, [&](uint32_t i) { velocity_[i] += sph::pressure_velocity_change(a, i, dt); });
     for_each_particle(n, [&](uint32_t i) { predict(c, a, i, dt); });
     ++iterations;
   }

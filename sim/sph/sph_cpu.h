@@ -53,6 +53,8 @@ class SphCpu : public SphStage {
   std::vector<float> density_, factor_, kappa_, error_, agitation_;
   std::vector<uint32_t> id_;  // dense 0..count-1: the particle's place in published buffers
   std::vector<uint32_t> neighbour_begin_, neighbours_, boundary_begin_, boundary_neighbours_;
+  std::vector<sph::Vec3> neighbour_gradient_, boundary_gradient_;  // beside the two lists
+  std::vector<std::vector<uint32_t>> fluid_chunks_, boundary_chunks_;  // the search's scratch
 
   uint32_t indexed_ = 0;  // particles the grid of the last sort indexes (0: none, or stale)
   double time_ = 0.0;

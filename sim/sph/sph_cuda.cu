@@ -289,17 +289,35 @@ class SphCuda : public SphStage {
       throw SimulationError(where() + "a particle has " + std::to_string(most) +
                             " neighbours: the fluid collapsed (step too large?)");
     neighbours_.reserve(std::max<uint32_t>(1, fluid_total));
+    neighbour_gradient_.reserve(std::max<uint32_t>(1, fluid_total));
     boundary_neighbours_.reserve(std::max<uint32_t>(1, boundary_total));
-    k::fill_neighbours<<<k::blocks(count_), k::kBlock, 0, stream_>>>(query, count_, neighbour_begin_.get(), neighbours_.get(),
-                                                                     boundary_begin_.get(), boundary_neighbours_.get());
+    boundary_gradient_.reserve(std::max<uint32_t>(1, boundary_total));
+    k::fill_neighbours<<<k::blocks(count_), k::kBlock, 0, stream_>>>(
+        query, setup_.constants, boundary_volume_.get(), count_, neighbour_begin_.get(), neighbours_.get(),
+        neighbour_gradient_.get(), boundary_begin_.get(), boundary_neighbours_.get(), boundary_gradient_.get());
     SPH_CUDA_CHECK(cudaGetLastError());
   }
 
   sph::Arrays arrays() {
-    return {count_,           position_.get(),        velocity_.get(),           acceleration_.get(),
-            normal_.get(),    density_.get(),         factor_.get(),             kappa_.get(),
-            error_.get(),     neighbour_begin_.get(), neighbours_.get(),         boundary_begin_.get(),
-            boundary_neighbours_.get(), boundary_position_.get(), boundary_volume_.get()};
+    sph::Arrays a;
+    a.count = count_;
+    a.position = position_.get();
+    a.velocity = velocity_.get();
+    a.acceleration = acceleration_.get();
+    a.normal = normal_.get();
+    a.density = density_.get();
+    a.factor = factor_.get();
+    a.kappa = kappa_.get();
+    a.error = error_.get();
+    a.neighbour_begin = neighbour_begin_.get();
+    a.neighbours = neighbours_.get();
+    a.neighbour_gradient = neighbour_gradient_.get();
+    a.boundary_begin = boundary_begin_.get();
+    a.boundary_neighbours = boundary_neighbours_.get();
+    a.boundary_gradient = boundary_gradient_.get();
+    a.boundary_position = boundary_position_.get();
+    a.boundary_volume = boundary_volume_.get();
+    return a;
   }
 
   double mean_error() {
@@ -334,7 +352,7 @@ class SphCuda : public SphStage {
     predict(c, a, dt);
     int iterations = 0;
     while ((iterations < min_iterations || mean_error() > tolerance) && iterations < params_.max_iterations) {
-      k::pressure_update<<<k::blocks(count_), k::kBlock, 0, stream_>>>(c, a, dt);
+      k::pressure_update<<<k::blocks(count_), k::kBlock, 0, stream_>>>(a, dt);
       predict(c, a, dt);
       ++iterations;
     }
@@ -471,6 +489,7 @@ class SphCuda : public SphStage {
   DeviceArray<uint32_t> id_, key_, order_, uint_scratch_;
   DeviceArray<uint32_t> fluid_cells_, cursor_, rank_, boundary_cells_;
   DeviceArray<uint32_t> neighbour_begin_, neighbours_, boundary_begin_, boundary_neighbours_;
+  DeviceArray<Vec3> neighbour_gradient_, boundary_gradient_;
   DeviceArray<Vec3> boundary_position_;
   DeviceArray<float> boundary_volume_;
   DeviceArray<uint32_t> counters_;  // [0] most neighbours, [1] lowest non-finite id

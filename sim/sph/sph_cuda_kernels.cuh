@@ -62,13 +62,19 @@ __global__ void count_neighbours(NeighbourQuery q, uint32_t n, uint32_t* fluid_c
   atomicMax(most, fluid);
 }
 
-__global__ void fill_neighbours(NeighbourQuery q, uint32_t n, const uint32_t* fluid_begin, uint32_t* fluid,
-                                const uint32_t* boundary_begin, uint32_t* boundary) {
+// The lists and, beside them, each pair's volume-weighted kernel gradient (see sph_ops.h).
+__global__ void fill_neighbours(NeighbourQuery q, Constants c, const float* boundary_volume, uint32_t n,
+                                const uint32_t* fluid_begin, uint32_t* fluid, Vec3* fluid_gradient,
+                                const uint32_t* boundary_begin, uint32_t* boundary, Vec3* boundary_gradient) {
   const uint32_t i = thread_index();
   if (i >= n) return;
   uint32_t* f = fluid + fluid_begin[i];
   uint32_t* b = boundary + boundary_begin[i];
   for_each_neighbour(q, i, [&](uint32_t j) { *f++ = j; }, [&](uint32_t k) { *b++ = k; });
+  pair_gradients(c, q.fluid[i], q.fluid, nullptr, c.volume, fluid + fluid_begin[i], fluid_begin[i + 1] - fluid_begin[i],
+                 fluid_gradient + fluid_begin[i]);
+  pair_gradients(c, q.fluid[i], q.boundary, boundary_volume, 0.0f, boundary + boundary_begin[i],
+                 boundary_begin[i + 1] - boundary_begin[i], boundary_gradient + boundary_begin[i]);
 }
 
 __global__ void density_and_factor(Constants c, Arrays a) {
@@ -87,9 +93,9 @@ __global__ void predict_divergence_kernel(Constants c, Arrays a, float dt) {
 }
 
 // Reads only positions and kappas: updating v in place is safe, as on the CPU.
-__global__ void pressure_update(Constants c, Arrays a, float dt) {
+__global__ void pressure_update(Arrays a, float dt) {
   const uint32_t i = thread_index();
-  if (i < a.count) a.velocity[i] += pressure_velocity_change(c, a, i, dt);
+  if (i < a.count) a.velocity[i] += pressure_velocity_change(a, i, dt);
 }
 
 __global__ void normals(Constants c, Arrays a) {

@@ -39,11 +39,24 @@ struct Arrays {
   float* error;        // the current solve's per-particle error (predicted density or divergence)
   const uint32_t* neighbour_begin;  // count + 1 offsets into neighbours
   const uint32_t* neighbours;
-  const uint32_t* boundary_begin;  // count + 1 offsets into boundary_neighbours
+  const Vec3* neighbour_gradient;   // V_j gradW(x_i - x_j), beside neighbours
+  const uint32_t* boundary_begin;   // count + 1 offsets into boundary_neighbours
   const uint32_t* boundary_neighbours;
+  const Vec3* boundary_gradient;    // Psi_b gradW(x_i - x_b), beside boundary_neighbours
   const Vec3* boundary_position;
   const float* boundary_volume;  // Psi_b as a volume
 };
+
+// Positions only change at the end of a step, so the neighbour search stores each pair's
+// volume-weighted kernel gradient once; the solver's many loops then read it instead of
+// recomputing a square root and a division per pair per loop.
+MENISCUS_HD inline void pair_gradients(const Constants& c, Vec3 xi, const Vec3* xs, const float* volumes,
+                                       float fixed_volume, const uint32_t* ids, uint32_t count, Vec3* out) {
+  for (uint32_t k = 0; k < count; ++k) {
+    const float v = volumes ? volumes[ids[k]] : fixed_volume;
+    out[k] = v * kernel_grad(c.kernel, xi - xs[ids[k]]);
+  }
+}
 
 // Below this many neighbours a particle is at the free surface, where the divergence solver
 // would pull it back into the fluid (SPlisHSPlasH uses the same threshold in 3D).
@@ -55,17 +68,15 @@ MENISCUS_HD inline void compute_density_and_factor(const Constants& c, const Arr
   Vec3 grad_i{0, 0, 0};
   float sum_squares = 0.0f;
   for (uint32_t n = a.neighbour_begin[i]; n < a.neighbour_begin[i + 1]; ++n) {
-    const Vec3 d = xi - a.position[a.neighbours[n]];
-    rho += c.volume * kernel_w(c.kernel, length(d));
-    const Vec3 g = c.volume * kernel_grad(c.kernel, d);
+    rho += c.volume * kernel_w(c.kernel, length(xi - a.position[a.neighbours[n]]));
+    const Vec3 g = a.neighbour_gradient[n];
     grad_i += g;
     sum_squares += dot(g, g);
   }
   for (uint32_t n = a.boundary_begin[i]; n < a.boundary_begin[i + 1]; ++n) {
     const uint32_t b = a.boundary_neighbours[n];
-    const Vec3 d = xi - a.boundary_position[b];
-    rho += a.boundary_volume[b] * kernel_w(c.kernel, length(d));
-    grad_i += a.boundary_volume[b] * kernel_grad(c.kernel, d);
+    rho += a.boundary_volume[b] * kernel_w(c.kernel, length(xi - a.boundary_position[b]));
+    grad_i += a.boundary_gradient[n];
   }
   sum_squares += dot(grad_i, grad_i);
   a.density[i] = rho;
@@ -74,24 +85,19 @@ MENISCUS_HD inline void compute_density_and_factor(const Constants& c, const Arr
 }
 
 // The rate of change of density ratio, -div(v) * rho/rho0, from the current velocities.
-MENISCUS_HD inline float density_rate(const Constants& c, const Arrays& a, uint32_t i) {
-  const Vec3 xi = a.position[i];
+MENISCUS_HD inline float density_rate(const Arrays& a, uint32_t i) {
   const Vec3 vi = a.velocity[i];
   float rate = 0.0f;
-  for (uint32_t n = a.neighbour_begin[i]; n < a.neighbour_begin[i + 1]; ++n) {
-    const uint32_t j = a.neighbours[n];
-    rate += c.volume * dot(vi - a.velocity[j], kernel_grad(c.kernel, xi - a.position[j]));
-  }
-  for (uint32_t n = a.boundary_begin[i]; n < a.boundary_begin[i + 1]; ++n) {
-    const uint32_t b = a.boundary_neighbours[n];
-    rate += a.boundary_volume[b] * dot(vi, kernel_grad(c.kernel, xi - a.boundary_position[b]));
-  }
+  for (uint32_t n = a.neighbour_begin[i]; n < a.neighbour_begin[i + 1]; ++n)
+    rate += dot(vi - a.velocity[a.neighbours[n]], a.neighbour_gradient[n]);
+  for (uint32_t n = a.boundary_begin[i]; n < a.boundary_begin[i + 1]; ++n) rate += dot(vi, a.boundary_gradient[n]);
   return rate;
 }
 
 // Constant-density solver: predicted density ratio after dt, only compression counts.
 MENISCUS_HD inline void predict_density(const Constants& c, const Arrays& a, uint32_t i, float dt) {
-  const float predicted = a.density[i] + dt * density_rate(c, a, i);
+  (void)c;
+  const float predicted = a.density[i] + dt * density_rate(a, i);
   const float error = predicted > 1.0f ? predicted - 1.0f : 0.0f;
   a.error[i] = error;
   a.kappa[i] = error * a.factor[i] / (dt * dt);
@@ -99,7 +105,8 @@ MENISCUS_HD inline void predict_density(const Constants& c, const Arrays& a, uin
 
 // Divergence-free solver: only compressing motion counts, and not at the free surface.
 MENISCUS_HD inline void predict_divergence(const Constants& c, const Arrays& a, uint32_t i, float dt) {
-  float rate = density_rate(c, a, i);
+  (void)c;
+  float rate = density_rate(a, i);
   const uint32_t neighbours = a.neighbour_begin[i + 1] - a.neighbour_begin[i] + a.boundary_begin[i + 1] - a.boundary_begin[i];
   if (rate < 0.0f || neighbours < kSurfaceNeighbours) rate = 0.0f;
   a.error[i] = rate * dt;
@@ -107,32 +114,21 @@ MENISCUS_HD inline void predict_divergence(const Constants& c, const Arrays& a, 
 }
 
 // The velocity change of one solver iteration (reads kappa of i and its neighbours).
-MENISCUS_HD inline Vec3 pressure_velocity_change(const Constants& c, const Arrays& a, uint32_t i, float dt) {
-  const Vec3 xi = a.position[i];
+MENISCUS_HD inline Vec3 pressure_velocity_change(const Arrays& a, uint32_t i, float dt) {
   const float ki = a.kappa[i];
-  Vec3 dv{0, 0, 0};
-  for (uint32_t n = a.neighbour_begin[i]; n < a.neighbour_begin[i + 1]; ++n) {
-    const uint32_t j = a.neighbours[n];
-    const float k = ki + a.kappa[j];
-    if (k != 0.0f) dv -= (dt * k * c.volume) * kernel_grad(c.kernel, xi - a.position[j]);
-  }
-  if (ki != 0.0f) {
-    for (uint32_t n = a.boundary_begin[i]; n < a.boundary_begin[i + 1]; ++n) {
-      const uint32_t b = a.boundary_neighbours[n];
-      dv -= (dt * ki * a.boundary_volume[b]) * kernel_grad(c.kernel, xi - a.boundary_position[b]);
-    }
-  }
-  return dv;
+  Vec3 sum{0, 0, 0};
+  for (uint32_t n = a.neighbour_begin[i]; n < a.neighbour_begin[i + 1]; ++n)
+    sum += (ki + a.kappa[a.neighbours[n]]) * a.neighbour_gradient[n];
+  if (ki != 0.0f)
+    for (uint32_t n = a.boundary_begin[i]; n < a.boundary_begin[i + 1]; ++n) sum += ki * a.boundary_gradient[n];
+  return -dt * sum;
 }
 
 // Akinci et al. (2013) surface normal n_i = h * sum_j V_j / rho_j gradW_ij.
 MENISCUS_HD inline void compute_normal(const Constants& c, const Arrays& a, uint32_t i) {
-  const Vec3 xi = a.position[i];
   Vec3 n{0, 0, 0};
-  for (uint32_t k = a.neighbour_begin[i]; k < a.neighbour_begin[i + 1]; ++k) {
-    const uint32_t j = a.neighbours[k];
-    n += (c.volume / a.density[j]) * kernel_grad(c.kernel, xi - a.position[j]);
-  }
+  for (uint32_t k = a.neighbour_begin[i]; k < a.neighbour_begin[i + 1]; ++k)
+    n += (1.0f / a.density[a.neighbours[k]]) * a.neighbour_gradient[k];
   a.normal[i] = c.kernel.h * n;
 }
 
@@ -150,8 +146,8 @@ MENISCUS_HD inline Vec3 non_pressure_acceleration(const Constants& c, const Arra
     const Vec3 d = xi - a.position[j];
     const float r2 = dot(d, d);
     if (fluid_term > 0.0f) {
-      const float s = fluid_term * (c.volume / a.density[j]) * dot(vi - a.velocity[j], d) / (r2 + 0.01f * h2);
-      acc += s * kernel_grad(c.kernel, d);
+      const float s = fluid_term * dot(vi - a.velocity[j], d) / (a.density[j] * (r2 + 0.01f * h2));
+      acc += s * a.neighbour_gradient[n];
     }
     if (tension) {
       // Cohesion pulls neighbours to a preferred distance, the curvature term flattens the
@@ -167,8 +163,8 @@ MENISCUS_HD inline Vec3 non_pressure_acceleration(const Constants& c, const Arra
     for (uint32_t n = a.boundary_begin[i]; n < a.boundary_begin[i + 1]; ++n) {
       const uint32_t b = a.boundary_neighbours[n];
       const Vec3 d = xi - a.boundary_position[b];
-      const float s = boundary_term * (a.boundary_volume[b] / a.density[i]) * dot(vi, d) / (dot(d, d) + 0.01f * h2);
-      acc += s * kernel_grad(c.kernel, d);
+      const float s = boundary_term * dot(vi, d) / (a.density[i] * (dot(d, d) + 0.01f * h2));
+      acc += s * a.boundary_gradient[n];
     }
   }
   return acc;

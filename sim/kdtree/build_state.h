@@ -5,24 +5,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/kdtree/build_node.h"
 #include "sim/kdtree/kdtree.h"
 
 namespace meniscus::sim::kdtree {
-
-struct BuildNode {
-  Aabb box;   // tight box of the node's points
-  Aabb cell;  // the space the node owns (its parent's cell split, then empty space cut)
-  float split = 0.0f;
-  uint32_t axis = kLeafAxis;
-  uint32_t left = 0, right = 0;  // children's build numbers
-  // Large nodes and small roots: points [begin, begin + count) of the large-stage array
-  // `buffer`. Small nodes below a root: the root's range, narrowed by `mask`.
-  uint32_t begin = 0, count = 0;
-  uint32_t mask = 0;         // small nodes: bit i = point begin + i of the small root
-  uint32_t depth = 0;
-  uint8_t buffer = 0;        // which of the two point arrays holds the points
-  uint8_t small = 0;         // 1 for small roots and the nodes below them
-};
 
 // Flat coordinate arrays and input indices, one set per side of the large stage's double
 // buffering.
@@ -51,6 +37,9 @@ void run_large_node_stage(BuildState& state);
 // holds k points at the root's density, measured in as many dimensions as its points span (a
 // sample of a surface is dense in two, not in three).
 float estimate_query_radius(const BuildState& state, uint32_t k);
+// The same from the small roots' tight boxes and point counts, in small-root order (what the
+// CUDA build hands back).
+float estimate_query_radius(const Aabb* boxes, const uint32_t* counts, size_t roots, uint32_t k);
 
 // Small-node stage (Algorithm 4 with VVH): splits each small root's subtree by exact VVH.
 void run_small_node_stage(BuildState& state, float radius, float traversal_cost);

@@ -53,6 +53,9 @@ struct KdTree {
 // coordinate, or when there are 2^32 points or more.
 void validate_points(std::span<const glm::vec3> points, const char* what = "point");
 
+// Throws InputError for k = 0, or a negative or non-finite query_radius or traversal_cost.
+void validate_build_params(const KdTreeParams& params);
+
 // The CPU backend. Validates the points first.
 KdTree build_kdtree(std::span<const glm::vec3> points, const KdTreeParams& params = {});
 

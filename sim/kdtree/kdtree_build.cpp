@@ -30,13 +30,17 @@ void validate_points(std::span<const glm::vec3> points, const char* what) {
   }
 }
 
-KdTree build_kdtree(std::span<const glm::vec3> points, const KdTreeParams& params) {
-  validate_points(points);
+void validate_build_params(const KdTreeParams& params) {
   if (params.k == 0) throw InputError("kdtree: k must be at least 1");
   if (!(params.query_radius >= 0.0f) || !std::isfinite(params.query_radius))
     throw InputError("kdtree: query_radius must be finite and >= 0");
   if (!(params.traversal_cost >= 0.0f) || !std::isfinite(params.traversal_cost))
     throw InputError("kdtree: traversal_cost must be finite and >= 0");
+}
+
+KdTree build_kdtree(std::span<const glm::vec3> points, const KdTreeParams& params) {
+  validate_points(points);
+  validate_build_params(params);
   KdTree tree;
   tree.k = params.k;
   if (points.empty()) return tree;

@@ -1,4 +1,5 @@
-// Host side of the CUDA KNN: Algorithm 7's table and the Morton order come from the CPU
+// Host side of the CUDA backend. The build runs on the GPU (build_cuda*.cu) with R estimated
+// here from the small roots it hands back. For the KNN, Algorithm 7's table and the Morton order come from the CPU
 // backend's code (they are the same inputs either way), the searches run on the GPU.
 #include "sim/kdtree/kdtree_cuda.h"
 
@@ -7,12 +8,52 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "sim/kdtree/build_cuda_launch.h"
+#include "sim/kdtree/build_state.h"
 #include "sim/kdtree/knn_cuda_launch.h"
 #include "sim/kdtree/radius_estimate.h"
 
 namespace meniscus::sim::kdtree {
 
 bool cuda_knn_available(std::string* why) { return cuda_device_answers(why); }
+
+KdTree build_kdtree_cuda(std::span<const glm::vec3> points, const KdTreeParams& params) {
+  validate_points(points);
+  validate_build_params(params);
+  std::string why;
+  if (!cuda_device_answers(&why)) throw DeviceError("kdtree build (cuda): " + why);
+  KdTree tree;
+  tree.k = params.k;
+  if (points.empty()) return tree;
+  const size_t n = points.size();
+  std::vector<float> x(n), y(n), z(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = points[i].x;
+    y[i] = points[i].y;
+    z[i] = points[i].z;
+  }
+  CudaBuildResult built;
+  const RadiusFromSmallRoots rule = [&](const Aabb* boxes, const uint32_t* counts, size_t roots) {
+    return estimate_query_radius(boxes, counts, roots, params.k);
+  };
+  run_build_cuda(x.data(), y.data(), z.data(), uint32_t(n), params.query_radius, params.traversal_cost, rule, built);
+  tree.nodes = std::move(built.nodes);
+  tree.x = std::move(built.x);
+  tree.y = std::move(built.y);
+  tree.z = std::move(built.z);
+  tree.ids = std::move(built.ids);
+  tree.query_radius = built.query_radius;
+  tree.stats.large_levels = built.large_levels;
+  tree.stats.small_levels = built.small_levels;
+  tree.stats.small_roots = built.small_roots;
+  tree.stats.leaves = built.leaves;
+  tree.stats.forced_leaves = built.forced_leaves;
+  tree.stats.max_depth = built.max_depth;
+  tree.stats.large_ms = built.large_ms;
+  tree.stats.small_ms = built.small_ms;
+  tree.stats.output_ms = built.output_ms;
+  return tree;
+}
 
 KnnResult knn_all_cuda(const KdTree& tree, const KnnParams& params) {
   if (params.k == 0 || params.k > kCudaMaxK)

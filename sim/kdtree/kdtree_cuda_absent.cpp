@@ -8,6 +8,10 @@ bool cuda_knn_available(std::string* why) {
   return false;
 }
 
+KdTree build_kdtree_cuda(std::span<const glm::vec3>, const KdTreeParams&) {
+  throw DeviceError("kdtree: CUDA backend not built (MENISCUS_CUDA=OFF or no nvcc)");
+}
+
 KnnResult knn_all_cuda(const KdTree&, const KnnParams&) {
   throw DeviceError("kdtree: CUDA backend not built (MENISCUS_CUDA=OFF or no nvcc)");
 }

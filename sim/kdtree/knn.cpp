@@ -1,8 +1,8 @@
 // KNN over many queries on the CPU: Algorithm 7's radii, queries sorted by Morton code, then
-// fixed chunks of consecutive queries in parallel. Within a chunk each query after the first
-// also bounds r0 by its distance to the farthest of the previous query's k neighbours: Morton
-// order makes consecutive queries about one point spacing apart, so that bound is tight. Chunks are fixed in
-// size, not by thread count; the answer does not depend on r0 in any case, only the work does.
+// fixed chunks of consecutive queries in parallel, each chunk as packets of kPacketSize
+// consecutive queries (knn_packet.h). Every query's r0 is Algorithm 7's bound. Chunks are fixed
+// in size, not by thread count, and the answer does not depend on r0 or on the packets (each
+// query keeps its own exact list), only the work does.
 #include "sim/kdtree/knn.h"
 
 #include <tbb/enumerable_thread_specific.h>
@@ -14,7 +14,7 @@
 #include <string>
 
 #include "engine/core/error.h"
-#include "sim/kdtree/knn_search.h"
+#include "sim/kdtree/knn_packet.h"
 #include "sim/kdtree/radius_estimate.h"
 
 namespace meniscus::sim::kdtree {
@@ -24,6 +24,14 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 constexpr uint32_t kQueryChunk = 128;
+
+template <class T>
+void prefetch_row(const T* row, uint32_t k) {
+  const char* begin = reinterpret_cast<const char*>(row);
+  const char* end = reinterpret_cast<const char*>(row + k);
+  for (const char* at = begin; at < end; at += 64) __builtin_prefetch(at, 1);
+  __builtin_prefetch(end - 1, 1);
+}
 
 void validate(const KnnParams& params) {
   if (params.k == 0) throw InputError("kdtree knn: k must be at least 1");
@@ -65,41 +73,53 @@ KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params,
   result.stats.order_ms = ms_since(start);
 
   start = Clock::now();
-  const QueryConfig config{k, params.histogram_bins, params.iterations};
   const size_t chunks = (count + kQueryChunk - 1) / kQueryChunk;
-  std::vector<uint64_t> chunk_candidates(chunks), chunk_retries(chunks);
-  tbb::enumerable_thread_specific<SearchScratch> scratch([&] { return SearchScratch(tree); });
+  std::vector<uint64_t> chunk_tested(chunks), chunk_visited(chunks), chunk_retries(chunks);
+  struct Scratch {
+    SearchScratch single;
+    PacketScratch lists;
+  };
+  tbb::enumerable_thread_specific<Scratch> scratch([&] { return Scratch{SearchScratch(tree, k), PacketScratch(k)}; });
   tbb::parallel_for(size_t(0), chunks, [&](size_t c) {
-    SearchScratch& s = scratch.local();
-    s.candidate_count = 0;
-    s.retries = 0;
+    Scratch& thread = scratch.local();
+    SearchScratch& s = thread.single;
+    s.points_tested = s.nodes_visited = s.retries = 0;
     const size_t end = std::min(count, (c + 1) * kQueryChunk);
-    for (size_t at = c * kQueryChunk; at < end; ++at) {
-      const size_t i = size_t(order[at] & 0xffffffffu);
-      float p[3];
-      query(i, p);
-      float r0 = estimate_radius(tree, table, p[0], p[1], p[2]);
-      if (at > c * kQueryChunk) {
-        // The previous query's k neighbours are k points; the farthest of them from this query
-        // bounds its k-th distance, more tightly than r_prev + |q - prev| does.
-        float far2 = 0.0f;
-        for (uint32_t slot : s.last_slots)
-          far2 = std::max(far2, distance2(p[0], p[1], p[2], tree.x[slot], tree.y[slot], tree.z[slot]));
-        r0 = std::min(r0, std::sqrt(far2));
+    QueryPacket packet;
+    uint32_t* rows_indices[kPacketSize];
+    float* rows_distances[kPacketSize];
+    for (size_t first = c * kQueryChunk; first < end; first += kPacketSize) {
+      packet.count = uint32_t(std::min<size_t>(kPacketSize, end - first));
+      for (uint32_t l = 0; l < packet.count; ++l) {
+        const size_t i = size_t(order[first + l] & 0xffffffffu);
+        float p[3];
+        query(i, p);
+        packet.x[l] = p[0];
+        packet.y[l] = p[1];
+        packet.z[l] = p[2];
+        float r0 = estimate_radius(tree, table, p[0], p[1], p[2]);
+        if (std::isinf(r0)) r0 = table.radius;  // no bound at all: the conservative R
+        packet.r0[l] = r0;
+        rows_indices[l] = &result.indices[row(i) * k];
+        rows_distances[l] = &result.distances[row(i) * k];
+        // Rows are in input order, scattered over memory: fetch them while the packet searches.
+        prefetch_row(rows_indices[l], k);
+        prefetch_row(rows_distances[l], k);
       }
-      if (std::isinf(r0)) r0 = table.radius;  // no bound at all: the conservative R
-      const size_t out = row(i) * k;
-      search_knn(tree, p[0], p[1], p[2], r0, config, s, &result.indices[out], &result.distances[out]);
+      search_knn_packet(tree, packet, k, s, thread.lists, rows_indices, rows_distances);
     }
-    chunk_candidates[c] = s.candidate_count;
+    chunk_tested[c] = s.points_tested;
+    chunk_visited[c] = s.nodes_visited;
     chunk_retries[c] = s.retries;
   });
-  uint64_t candidates = 0;
+  uint64_t tested = 0, visited = 0;
   for (size_t c = 0; c < chunks; ++c) {
-    candidates += chunk_candidates[c];
+    tested += chunk_tested[c];
+    visited += chunk_visited[c];
     result.stats.retries += chunk_retries[c];
   }
-  result.stats.mean_candidates = double(candidates) / double(count);
+  result.stats.mean_points_tested = double(tested) / double(count);
+  result.stats.mean_nodes_visited = double(visited) / double(count);
   result.stats.search_ms = ms_since(start);
   return result;
 }

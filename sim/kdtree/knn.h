@@ -1,11 +1,13 @@
 #pragma once
-// k nearest neighbours over a KdTree by iterative range search (Zhou et al. 2008, Algorithm 6):
-// a range search from a conservative radius r0 builds a histogram of distances, the histogram
-// narrows the radius in n_iter rounds, and the points inside the final radius are the
-// neighbours. r0 comes from Algorithm 7 (KNN radii precomputed at the centres of small nodes)
-// and, since queries run in Morton order, from the previous query's radius plus the distance
-// between the two. Results are exact: the k nearest by squared float distance, ties broken by
-// the lower input index, so they do not depend on the thread count.
+// k nearest neighbours over a KdTree by range search from a conservative radius (Zhou et al.
+// 2008, Algorithm 6): r0 comes from Algorithm 7 (KNN radii precomputed at the centres of small
+// nodes), and queries run in Morton order. On the GPU (kdtree_cuda.h) the radius is narrowed by
+// n_iter histogram rounds, each a fresh range search, as in the paper. On the CPU a thread can
+// hold a list of the k nearest, so the one range search narrows its radius to the current k-th
+// distance as it goes (knn_search.cpp), and runs of nearby queries share one walk of the tree
+// (knn_packet.h); the histogram parameters apply to the CUDA search only. Results are exact:
+// the k nearest by squared float distance, ties broken by the lower input index, so they do not
+// depend on the backend or the thread count.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -30,7 +32,8 @@ struct KnnStats {
   double estimate_ms = 0;  // Algorithm 7's precomputation
   double order_ms = 0;     // Morton order of the queries
   double search_ms = 0;
-  double mean_candidates = 0;  // points within r0 per query
+  double mean_points_tested = 0;  // distances computed per query
+  double mean_nodes_visited = 0;  // node boxes tested per query
   uint64_t retries = 0;        // range searches repeated because r0 held fewer than k points
   uint32_t radius_nodes = 0;   // nodes with a precomputed radius
 };

@@ -1,7 +1,11 @@
-// Algorithm 6 on the CPU. The GPU version re-runs the range search in every round because a
-// thread cannot hold the points it found; a CPU thread can, so here the first range search keeps
-// its candidates (distance, slot) and the histogram rounds and the final "all points within r_k"
-// read them instead of walking the tree again: the same radii and the same answer, one walk.
+// One KNN query on the CPU. Algorithm 6 narrows a conservative radius r0 towards r_k with
+// histogram rounds, each a fresh range search, because a GPU thread cannot hold the points it
+// found. A CPU thread can hold a sorted list of k (distance, index) pairs, and then the radius
+// narrows continuously instead: the range search starts from r0, and as soon as k points are
+// inside, every further point and box is tested against the current k-th distance. One walk,
+// no histogram, no candidate list; the same neighbours as Algorithm 6 (exact either way). The
+// walk descends the near child first, so the query's own leaf and its siblings fill the list
+// before the far subtrees are tested against a radius that is by then about r_k.
 #include "sim/kdtree/knn_search.h"
 
 #include <algorithm>
@@ -10,36 +14,8 @@
 namespace meniscus::sim::kdtree {
 namespace {
 
-// Pruning and membership use r^2 widened by a few float steps: a distance near r may round
-// either way, and keeping it is never wrong (the final selection is exact).
-float widened(float r) { return r * r * (1.0f + 1e-5f) + 1e-37f; }
-
-void range_search(const KdTree& tree, float x, float y, float z, float r2, SearchScratch& scratch) {
-  const KdNode* nodes = tree.nodes.data();
-  const float *px = tree.x.data(), *py = tree.y.data(), *pz = tree.z.data();
-  uint32_t* stack = scratch.stack.data();
-  auto& out = scratch.candidates;
-  int top = 0;
-  stack[top++] = 0;
-  while (top > 0) {
-    uint32_t i = stack[--top];
-    for (;;) {  // descend, pushing the far child, until a leaf or a box outside the ball
-      const KdNode& node = nodes[i];
-      if (box_distance2(node.lo, node.hi, x, y, z) > r2) break;
-      if (node.axis != kLeafAxis) {
-        stack[top++] = node.index;
-        i = i + 1;
-        continue;
-      }
-      const uint32_t end = node.index + node.count;
-      for (uint32_t p = node.index; p < end; ++p) {
-        const float d2 = distance2(px[p], py[p], pz[p], x, y, z);
-        if (d2 <= r2) out.push_back({d2, p});
-      }
-      break;
-    }
-  }
-}
+// Points a leaf's distances are computed for at once, in a loop the compiler vectorises.
+constexpr uint32_t kLeafBatch = 32;
 
 // Squared distance from (x, y, z) to the farthest corner of the root box: a radius beyond it
 // holds every point.
@@ -53,20 +29,64 @@ float farthest2(const KdNode& root, float x, float y, float z) {
   return d2;
 }
 
+// The range search of radius sqrt(accept2) that keeps the k nearest by (squared distance, input
+// index) in scratch.best, shrinking to the k-th distance once k are found.
+void bounded_search(const KdTree& tree, float x, float y, float z, float accept2, uint32_t k, SearchScratch& s) {
+  const KdNode* nodes = tree.nodes.data();
+  const float *px = tree.x.data(), *py = tree.y.data(), *pz = tree.z.data();
+  const uint32_t* ids = tree.ids.data();
+  uint64_t* best = s.best.data();
+  uint32_t* stack = s.stack.data();
+  uint32_t found = 0;
+  // `limit`: points farther are not kept. `prune`: boxes farther are skipped.
+  float limit = accept2, prune = accept2;
+  uint64_t tested = 0, visited = 0;
+  alignas(64) float d2[kLeafBatch];
+  int top = 0;
+  uint32_t i = 0;
+  for (;;) {
+    const KdNode& node = nodes[i];
+    ++visited;
+    if (box_distance2(node.lo, node.hi, x, y, z) <= prune) {
+      if (node.axis != kLeafAxis) {
+        const float q = node.axis == 0 ? x : (node.axis == 1 ? y : z);
+        const bool left_near = q < node.split;
+        stack[top++] = left_near ? node.index : i + 1;
+        i = left_near ? i + 1 : node.index;
+        continue;
+      }
+      const uint32_t end = node.index + node.count;
+      tested += node.count;
+      for (uint32_t b = node.index; b < end; b += kLeafBatch) {
+        const uint32_t n = std::min(kLeafBatch, end - b);
+        for (uint32_t j = 0; j < n; ++j) d2[j] = distance2(px[b + j], py[b + j], pz[b + j], x, y, z);
+        for (uint32_t j = 0; j < n; ++j) {
+          const float d = d2[j];
+          if (d > limit) continue;
+          limit = offer_neighbour(best, found, k, neighbour_key(d, ids[b + j]), limit);
+          prune = found == k ? prune_bound(limit) : prune;
+        }
+      }
+    }
+    if (top == 0) break;
+    i = stack[--top];
+  }
+  s.found = found;
+  s.points_tested += tested;
+  s.nodes_visited += visited;
+}
+
 }  // namespace
 
-float search_knn(const KdTree& tree, float x, float y, float z, float r0, const QueryConfig& config,
-                 SearchScratch& scratch, uint32_t* indices, float* distances) {
-  const uint32_t k = config.k;
-  auto& candidates = scratch.candidates;
+float search_knn(const KdTree& tree, float x, float y, float z, float r0, uint32_t k, SearchScratch& scratch,
+                 uint32_t* indices, float* distances) {
   const KdNode& root = tree.nodes[0];
   float r = std::max(r0, 0.0f);
   for (;;) {
-    candidates.clear();
-    range_search(tree, x, y, z, widened(r), scratch);
-    if (candidates.size() >= k) break;
+    bounded_search(tree, x, y, z, widened(r), k, scratch);
+    if (scratch.found >= k) break;
     const float far2 = farthest2(root, x, y, z);
-    if (widened(r) >= far2) break;  // every point is inside: fewer than k in the tree
+    if (widened(r) >= far2) break;  // every point was inside: fewer than k in the tree
     // r0 held too few points: grow it, at least to reach the points' box.
     ++scratch.retries;
     const float diagonal = std::sqrt(distance2(root.lo[0], root.lo[1], root.lo[2], root.hi[0], root.hi[1], root.hi[2]));
@@ -74,52 +94,10 @@ float search_knn(const KdTree& tree, float x, float y, float z, float r0, const 
     r = std::max({2.0f * r, reach, 1e-30f});
     if (r * r > far2) r = std::sqrt(far2) * (1.0f + 1e-6f);
   }
-  scratch.candidate_count += candidates.size();
-
-  // Histogram rounds: narrow [r_min, r_max] to the bin that holds the k-th distance.
-  float r_min = 0.0f, r_max = r;
-  if (candidates.size() > k) {
-    uint32_t histogram[kMaxHistogramBins];
-    for (uint32_t round = 0; round < config.iterations; ++round) {
-      const float delta = r_max - r_min;
-      if (!(delta > 0.0f)) break;
-      std::fill(histogram, histogram + config.bins, 0u);
-      const float scale = float(config.bins) / delta;
-      for (const Candidate& c : candidates) {
-        const float d = std::sqrt(c.d2);
-        if (d > r_max) continue;
-        const uint32_t bin = uint32_t(std::max(d - r_min, 0.0f) * scale);
-        ++histogram[std::min(bin, config.bins - 1)];
-      }
-      uint32_t sum = 0, j = 0;
-      for (; j < config.bins; ++j) {
-        sum += histogram[j];
-        if (sum >= k) break;
-      }
-      if (j == config.bins) break;  // rounding left fewer than k inside r_max: keep it
-      const float low = r_min + delta * float(j) / float(config.bins);
-      r_max = r_min + delta * float(j + 1) / float(config.bins);
-      r_min = low;
-    }
-  }
-
-  // The points within r_k; the k nearest of them are the k nearest of all.
-  auto& selected = scratch.selected;
-  selected.clear();
-  const float r2 = widened(r_max);
-  for (const Candidate& c : candidates)
-    if (c.d2 <= r2) selected.push_back(c);
-  if (selected.size() < k) selected = candidates;
-  const uint32_t* ids = tree.ids.data();
-  const uint32_t take = std::min<uint32_t>(k, uint32_t(selected.size()));
-  std::partial_sort(selected.begin(), selected.begin() + take, selected.end(), [ids](const Candidate& a, const Candidate& b) {
-    return a.d2 < b.d2 || (a.d2 == b.d2 && ids[a.slot] < ids[b.slot]);
-  });
-  scratch.last_slots.resize(take);
+  const uint32_t take = scratch.found;
   for (uint32_t j = 0; j < take; ++j) {
-    scratch.last_slots[j] = selected[j].slot;
-    indices[j] = ids[selected[j].slot];
-    distances[j] = std::sqrt(selected[j].d2);
+    indices[j] = key_index(scratch.best[j]);
+    distances[j] = std::sqrt(key_distance2(scratch.best[j]));
   }
   return take > 0 ? distances[take - 1] : 0.0f;
 }

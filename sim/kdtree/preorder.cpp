@@ -36,15 +36,7 @@ void write_preorder(const BuildState& state, KdTree& tree) {
   tree.ids.resize(points);
   tbb::parallel_for(size_t(0), n, [&](size_t i) {
     const BuildNode& b = nodes[i];
-    KdNode& out = tree.nodes[address[i]];
-    for (int a = 0; a < 3; ++a) {
-      out.lo[a] = b.box.lo[a];
-      out.hi[a] = b.box.hi[a];
-    }
-    out.split = b.split;
-    out.axis = b.axis;
-    out.count = b.count;
-    out.index = b.axis == kLeafAxis ? offset[i] : address[b.right];
+    tree.nodes[address[i]] = output_node(b, b.axis == kLeafAxis ? offset[i] : address[b.right]);
     if (b.axis != kLeafAxis) return;
     // Gather the leaf's points, in the order they had in their small root or large node.
     const PointArrays& src = state.points[b.buffer];

@@ -6,7 +6,7 @@
 
 #include <limits>
 
-#include "sim/kdtree/knn_search.h"
+#include "sim/kdtree/knn_packet.h"
 
 namespace meniscus::sim::kdtree {
 namespace {
@@ -50,18 +50,36 @@ RadiusTable precompute_radii(const KdTree& tree, uint32_t k, const KnnParams& pa
   table.node_centre.assign(3 * tree.nodes.size(), 0.0f);
   const std::vector<uint32_t> work = radius_nodes(tree, params.alpha * table.radius, params.estimate_levels);
   table.computed = uint32_t(work.size());
-  const QueryConfig config{k, params.histogram_bins, params.iterations};
-  tbb::enumerable_thread_specific<SearchScratch> scratch([&] { return SearchScratch(tree); });
+  // Work nodes are in preorder, so runs of them are close together: searched as packets.
+  struct Scratch {
+    SearchScratch single;
+    PacketScratch lists;
+  };
+  tbb::enumerable_thread_specific<Scratch> scratch([&] { return Scratch{SearchScratch(tree, k), PacketScratch(k)}; });
   tbb::parallel_for(tbb::blocked_range<size_t>(0, work.size(), 64), [&](const tbb::blocked_range<size_t>& range) {
-    SearchScratch& s = scratch.local();
-    std::vector<uint32_t> indices(k);
-    std::vector<float> distances(k);
-    for (size_t w = range.begin(); w != range.end(); ++w) {
-      const uint32_t i = work[w];
-      const KdNode& node = tree.nodes[i];
-      float* c = &table.node_centre[3 * size_t(i)];
-      for (int a = 0; a < 3; ++a) c[a] = 0.5f * (node.lo[a] + node.hi[a]);
-      table.node_radius[i] = search_knn(tree, c[0], c[1], c[2], table.radius, config, s, indices.data(), distances.data());
+    Scratch& s = scratch.local();
+    std::vector<uint32_t> indices(size_t(k) * kPacketSize);
+    std::vector<float> distances(size_t(k) * kPacketSize);
+    uint32_t* rows_indices[kPacketSize];
+    float* rows_distances[kPacketSize];
+    for (uint32_t l = 0; l < kPacketSize; ++l) {
+      rows_indices[l] = &indices[size_t(l) * k];
+      rows_distances[l] = &distances[size_t(l) * k];
+    }
+    QueryPacket packet;
+    for (size_t first = range.begin(); first < range.end(); first += kPacketSize) {
+      packet.count = uint32_t(std::min<size_t>(kPacketSize, range.end() - first));
+      for (uint32_t l = 0; l < packet.count; ++l) {
+        const KdNode& node = tree.nodes[work[first + l]];
+        float* c = &table.node_centre[3 * size_t(work[first + l])];
+        for (int a = 0; a < 3; ++a) c[a] = 0.5f * (node.lo[a] + node.hi[a]);
+        packet.x[l] = c[0];
+        packet.y[l] = c[1];
+        packet.z[l] = c[2];
+        packet.r0[l] = table.radius;
+      }
+      search_knn_packet(tree, packet, k, s.single, s.lists, rows_indices, rows_distances);
+      for (uint32_t l = 0; l < packet.count; ++l) table.node_radius[work[first + l]] = rows_distances[l][k - 1];
     }
   });
   return table;

@@ -23,8 +23,8 @@ struct RadiusTable {
 
 RadiusTable precompute_radii(const KdTree& tree, uint32_t k, const KnnParams& params);
 
-// ESTIMATERADIUS, except that it returns +inf where no node on the path has a radius, so that a
-// tighter bound the caller has (the previous query's) wins over the global R.
+// ESTIMATERADIUS, except that it returns +inf where no node on the path has a radius, so that the
+// caller decides what to fall back to (the conservative R).
 inline float estimate_radius(const KdTree& tree, const RadiusTable& table, float x, float y, float z) {
   float r = std::numeric_limits<float>::infinity();
   uint32_t i = 0;

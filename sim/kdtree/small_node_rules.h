@@ -79,4 +79,43 @@ KD_HD inline SmallSplit choose_small_split(const SmallRoot& root, uint32_t mask,
   return best;
 }
 
+// A node of one small root's subtree, numbered locally in BFS order (0 is the root).
+struct SmallNode {
+  uint32_t mask;
+  Aabb cell;
+  Aabb box;
+  float split;
+  uint32_t axis;                 // kLeafAxis for a leaf
+  uint32_t left, right;          // local numbers of the children
+  uint32_t depth;                // below the small root
+};
+
+// A binary tree whose leaves are non-empty subsets of at most 32 points has at most 63 nodes.
+inline constexpr uint32_t kSmallSubtreeMax = 2 * kSmallNodeMax - 1;
+
+// Splits a small root (its `cell` and tight `box`) level by level into `out` (kSmallSubtreeMax
+// entries) and returns the node count. Every split leaves points on both sides: the left mask
+// holds the points strictly below the candidate, which itself goes right.
+KD_HD inline uint32_t split_small_subtree(const SmallRoot& root, const Aabb& cell, const Aabb& box, float radius,
+                                          float traversal_cost, SmallNode* out) {
+  out[0] = SmallNode{root.n == 32 ? ~0u : (1u << root.n) - 1u, cell, box, 0.0f, kLeafAxis, 0, 0, 0};
+  uint32_t count = 1;
+  for (uint32_t i = 0; i < count; ++i) {  // BFS: children are appended behind the level
+    const SmallSplit s = choose_small_split(root, out[i].mask, out[i].cell, radius, traversal_cost);
+    if (s.axis == kLeafAxis) continue;
+    const uint32_t right_mask = out[i].mask & ~s.left_mask;
+    SmallNode left{s.left_mask, out[i].cell, mask_box(root, s.left_mask), 0.0f, kLeafAxis, 0, 0, out[i].depth + 1};
+    SmallNode right{right_mask, out[i].cell, mask_box(root, right_mask), 0.0f, kLeafAxis, 0, 0, out[i].depth + 1};
+    left.cell.hi[s.axis] = s.position;
+    right.cell.lo[s.axis] = s.position;
+    out[i].axis = s.axis;
+    out[i].split = s.position;
+    out[i].left = count;
+    out[i].right = count + 1;
+    out[count++] = left;
+    out[count++] = right;
+  }
+  return count;
+}
+
 }  // namespace meniscus::sim::kdtree

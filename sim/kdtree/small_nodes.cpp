@@ -15,16 +15,6 @@
 namespace meniscus::sim::kdtree {
 namespace {
 
-struct LocalNode {
-  uint32_t mask;
-  Aabb cell;
-  Aabb box;
-  float split = 0.0f;
-  uint32_t axis = kLeafAxis;
-  uint32_t left = 0, right = 0;  // positions in the root's local list
-  uint32_t depth = 0;            // below the small root
-};
-
 void load_root(const BuildState& state, const BuildNode& node, SmallRoot& root) {
   const PointArrays& p = state.points[node.buffer];
   root.n = node.count;
@@ -36,45 +26,29 @@ void load_root(const BuildState& state, const BuildNode& node, SmallRoot& root) 
   preprocess_small_root(root);
 }
 
-std::vector<LocalNode> split_small_root(const BuildState& state, const BuildNode& node, float radius,
+std::vector<SmallNode> split_small_root(const BuildState& state, const BuildNode& node, float radius,
                                         float traversal_cost) {
   SmallRoot root;
   load_root(state, node, root);
-  std::vector<LocalNode> local;
-  local.push_back(LocalNode{node.count == 32 ? ~0u : (1u << node.count) - 1u, node.cell, node.box});
-  for (size_t i = 0; i < local.size(); ++i) {  // BFS: children are appended behind the level
-    const SmallSplit s = choose_small_split(root, local[i].mask, local[i].cell, radius, traversal_cost);
-    if (s.axis == kLeafAxis) continue;
-    LocalNode left{s.left_mask, local[i].cell, mask_box(root, s.left_mask)};
-    LocalNode right{local[i].mask & ~s.left_mask, local[i].cell, mask_box(root, local[i].mask & ~s.left_mask)};
-    left.cell.hi[s.axis] = s.position;
-    right.cell.lo[s.axis] = s.position;
-    left.depth = right.depth = local[i].depth + 1;
-    local[i].axis = s.axis;
-    local[i].split = s.position;
-    local[i].left = uint32_t(local.size());
-    local[i].right = uint32_t(local.size() + 1);
-    local.push_back(left);
-    local.push_back(right);
-  }
-  return local;
+  SmallNode local[kSmallSubtreeMax];
+  const uint32_t count = split_small_subtree(root, node.cell, node.box, radius, traversal_cost, local);
+  return std::vector<SmallNode>(local, local + count);
 }
 
 }  // namespace
 
-float estimate_query_radius(const BuildState& state, uint32_t k) {
-  std::vector<double> radii(state.small_roots.size(), -1.0);
-  tbb::parallel_for(size_t(0), state.small_roots.size(), [&](size_t r) {
-    const BuildNode& node = state.nodes[state.small_roots[r]];
-    if (node.count < 2) return;
+float estimate_query_radius(const Aabb* boxes, const uint32_t* counts, size_t roots, uint32_t k) {
+  std::vector<double> radii(roots, -1.0);
+  tbb::parallel_for(size_t(0), roots, [&](size_t r) {
+    if (counts[r] < 2) return;
     double e[3];
-    for (int a = 0; a < 3; ++a) e[a] = double(node.box.hi[a]) - double(node.box.lo[a]);
+    for (int a = 0; a < 3; ++a) e[a] = double(boxes[r].hi[a]) - double(boxes[r].lo[a]);
     std::sort(e, e + 3, std::greater<>());
     if (!(e[0] > 0.0)) return;  // coincident points say nothing about spacing
     // Extents under a fifth of the largest are a thin layer, not a dimension: median splits
     // keep cells within 2:1, so a root spanning a volume never has one that thin.
     const int dims = 1 + (e[1] >= 0.2 * e[0]) + (e[1] >= 0.2 * e[0] && e[2] >= 0.2 * e[0]);
-    const double n = node.count, kk = k;
+    const double n = counts[r], kk = k;
     if (dims == 3) radii[r] = std::cbrt(3.0 * kk * e[0] * e[1] * e[2] / (4.0 * std::numbers::pi * n));
     else if (dims == 2) radii[r] = std::sqrt(kk * e[0] * e[1] / (std::numbers::pi * n));
     else radii[r] = kk * e[0] / (2.0 * n);
@@ -85,9 +59,20 @@ float estimate_query_radius(const BuildState& state, uint32_t k) {
   return float(radii[radii.size() / 2]);
 }
 
+float estimate_query_radius(const BuildState& state, uint32_t k) {
+  const size_t roots = state.small_roots.size();
+  std::vector<Aabb> boxes(roots);
+  std::vector<uint32_t> counts(roots);
+  for (size_t r = 0; r < roots; ++r) {
+    boxes[r] = state.nodes[state.small_roots[r]].box;
+    counts[r] = state.nodes[state.small_roots[r]].count;
+  }
+  return estimate_query_radius(boxes.data(), counts.data(), roots, k);
+}
+
 void run_small_node_stage(BuildState& state, float radius, float traversal_cost) {
   const size_t roots = state.small_roots.size();
-  std::vector<std::vector<LocalNode>> subtrees(roots);
+  std::vector<std::vector<SmallNode>> subtrees(roots);
   tbb::parallel_for(size_t(0), roots, [&](size_t r) {
     subtrees[r] = split_small_root(state, state.nodes[state.small_roots[r]], radius, traversal_cost);
   });
@@ -102,20 +87,8 @@ void run_small_node_stage(BuildState& state, float radius, float traversal_cost)
     const BuildNode root = state.nodes[root_id];
     auto global = [&](uint32_t local) { return local == 0 ? root_id : base[r] + local - 1; };
     for (uint32_t i = 0; i < subtrees[r].size(); ++i) {
-      const LocalNode& l = subtrees[r][i];
-      BuildNode& node = state.nodes[global(i)];
-      node = root;
-      node.box = l.box;
-      node.cell = l.cell;
-      node.mask = l.mask;
-      node.count = uint32_t(popcount32(l.mask));
-      node.depth = root.depth + l.depth;
-      node.axis = l.axis;
-      node.split = l.split;
-      if (l.axis != kLeafAxis) {
-        node.left = global(l.left);
-        node.right = global(l.right);
-      }
+      const SmallNode& l = subtrees[r][i];
+      state.nodes[global(i)] = small_build_node(root, l, global(l.left), global(l.right));
     }
   });
   uint32_t levels = 0;

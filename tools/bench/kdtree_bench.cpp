@@ -174,7 +174,8 @@ int run_kdtree(int argc, char** argv) {
     json.key("leaves").value(uint64_t(tree.stats.leaves));
     json.key("max_depth").value(uint64_t(tree.stats.max_depth));
     json.key("query_radius").value(double(tree.query_radius));
-    json.key("mean_candidates").value(result.stats.mean_candidates);
+    json.key("mean_points_tested").value(result.stats.mean_points_tested);
+    json.key("mean_nodes_visited").value(result.stats.mean_nodes_visited);
     json.key("retries").value(uint64_t(result.stats.retries));
     json.key("radius_nodes").value(uint64_t(result.stats.radius_nodes));
     json.key("traversal_cost").value(double(o.traversal_cost));

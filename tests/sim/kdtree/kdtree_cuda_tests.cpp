@@ -1,7 +1,10 @@
-// The CUDA KNN against the CPU backend on a real NVIDIA device: the same neighbours and the same
-// distances, bit for bit, on uniform, clustered, duplicated and tiny point sets.
+// The CUDA backend against the CPU backend on a real NVIDIA device: the GPU-built tree equals the
+// CPU-built one node for node, and the neighbours over it (CPU search and CUDA search) are the
+// CPU's, distances bit for bit, on uniform, clustered, duplicated, degenerate and tiny sets.
 // Exits with MENISCUS_SKIP_CODE (ctest: skipped) and says why when no CUDA device answers.
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -34,6 +37,16 @@ std::vector<glm::vec3> points_for(const std::string& name, size_t n) {
   }
   if (name == "duplicates")
     for (size_t i = 0; i < n / 3; ++i) p[n - 1 - i] = p[i % 11];
+  if (name == "plane")
+    for (auto& v : p) v.z = 0.5f;
+  if (name == "all equal")
+    for (auto& v : p) v = {0.25f, -3.0f, 7.0f};
+  if (name == "offset 1e6")
+    for (auto& v : p) v = glm::vec3(1e6f, -1e6f, 1e6f) + 100.0f * v;
+  // Halving gaps: every median split peels off one point, a chain of about 50 large nodes,
+  // more than the GPU build's first guess at the node count for 160 points.
+  if (name == "chain")
+    for (size_t i = 0; i < n; ++i) p[i] = {i < 100 ? std::ldexp(1.0f, -int(i)) : 1e-35f * u(rng), 0.0f, 0.0f};
   return p;
 }
 
@@ -55,6 +68,46 @@ void compare(const std::string& name, size_t n, uint32_t k) {
   check(rows_differ == 0, name + ": CUDA neighbours and distances equal the CPU's");
 }
 
+size_t rows_differing(const KnnResult& a, const KnnResult& b) {
+  size_t rows = 0;
+  for (size_t q = 0; q < a.queries(); ++q)
+    for (uint32_t j = 0; j < a.k; ++j)
+      if (a.indices[q * a.k + j] != b.indices[q * a.k + j] || a.distances[q * a.k + j] != b.distances[q * a.k + j]) {
+        ++rows;
+        break;
+      }
+  return rows;
+}
+
+// The GPU build against the CPU build: the same tree, and the same neighbours over it.
+void compare_build(const std::string& name, size_t n, uint32_t k) {
+  const auto points = points_for(name, n);
+  const KdTree cpu = build_kdtree(points, KdTreeParams{.k = k});
+  const KdTree gpu = build_kdtree_cuda(points, KdTreeParams{.k = k});
+  const bool same_nodes = gpu.nodes.size() == cpu.nodes.size() &&
+                          std::memcmp(gpu.nodes.data(), cpu.nodes.data(), cpu.nodes.size() * sizeof(KdNode)) == 0;
+  std::printf("%s: %zu points: CPU build %.1f ms, CUDA build %.2f ms (large %.2f, small %.2f, output %.2f), %zu vs %zu nodes\n",
+              name.c_str(), n, cpu.stats.large_ms + cpu.stats.small_ms + cpu.stats.output_ms,
+              gpu.stats.large_ms + gpu.stats.small_ms + gpu.stats.output_ms, gpu.stats.large_ms, gpu.stats.small_ms,
+              gpu.stats.output_ms, gpu.nodes.size(), cpu.nodes.size());
+  check(same_nodes && gpu.ids == cpu.ids && gpu.x == cpu.x && gpu.y == cpu.y && gpu.z == cpu.z &&
+            gpu.query_radius == cpu.query_radius,
+        name + ": the GPU-built tree equals the CPU-built tree");
+  check(gpu.stats.leaves == cpu.stats.leaves && gpu.stats.max_depth == cpu.stats.max_depth &&
+            gpu.stats.small_roots == cpu.stats.small_roots && gpu.stats.forced_leaves == cpu.stats.forced_leaves &&
+            gpu.stats.large_levels == cpu.stats.large_levels && gpu.stats.small_levels == cpu.stats.small_levels,
+        name + ": the GPU build's statistics equal the CPU build's");
+  // Whatever the trees, exact KNN over the GPU-built one must equal the CPU's answer.
+  const KnnResult reference = knn_all(cpu, KnnParams{.k = k});
+  const KnnResult over_gpu_tree = knn_all(gpu, KnnParams{.k = k});
+  const KnnResult on_gpu = knn_all_cuda(gpu, KnnParams{.k = k});
+  check(over_gpu_tree.k == reference.k && over_gpu_tree.queries() == reference.queries() &&
+            rows_differing(reference, over_gpu_tree) == 0,
+        name + ": CPU KNN over the GPU-built tree equals the CPU's");
+  check(on_gpu.k == reference.k && on_gpu.queries() == reference.queries() && rows_differing(reference, on_gpu) == 0,
+        name + ": CUDA KNN over the GPU-built tree equals the CPU's");
+}
+
 int run() {
   std::string why;
   if (!cuda_knn_available(&why)) {
@@ -66,6 +119,16 @@ int run() {
   compare("duplicates", 30000, 16);
   compare("uniform", 9, 16);  // fewer points than k
   compare("uniform", 1000000, 16);
+  compare_build("uniform", 200000, 16);
+  compare_build("clusters", 100000, 10);
+  compare_build("duplicates", 30000, 16);
+  compare_build("plane", 20000, 16);
+  compare_build("offset 1e6", 20000, 16);
+  compare_build("all equal", 500, 16);
+  compare_build("chain", 160, 8);
+  compare_build("uniform", 20, 16);  // the root is a small root
+  compare_build("uniform", 1, 16);
+  compare_build("uniform", 1000000, 16);
   bool refused = false;
   try {
     knn_all_cuda(build_kdtree(points_for("uniform", 100)), KnnParams{.k = kCudaMaxK + 1});
@@ -73,6 +136,15 @@ int run() {
     refused = true;
   }
   check(refused, "k beyond kCudaMaxK is an InputError");
+  refused = false;
+  try {
+    std::vector<glm::vec3> bad = points_for("uniform", 100);
+    bad[3].x = std::nanf("");
+    build_kdtree_cuda(bad);
+  } catch (const InputError&) {
+    refused = true;
+  }
+  check(refused, "a NaN point is an InputError for the CUDA build");
   std::printf("%d failed\n", failures);
   return failures == 0 ? 0 : 1;
 }

@@ -16,7 +16,7 @@ namespace {
 size_t check_all_points(const std::vector<glm::vec3>& points, uint32_t k) {
   const KdTree tree = build_kdtree(points, KdTreeParams{.k = k});
   const KnnResult result = knn_all(tree, KnnParams{.k = k});
-  INFO(points.size() << " points, k " << k << ": mean candidates " << result.stats.mean_candidates << ", retries "
+  INFO(points.size() << " points, k " << k << ": points tested " << result.stats.mean_points_tested << ", retries "
                      << result.stats.retries << ", radius nodes " << result.stats.radius_nodes);
   return test::check_against_brute_force(points, points, result, k);
 }

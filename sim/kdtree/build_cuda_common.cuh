@@ -1,0 +1,132 @@
+#pragma once
+// What the CUDA build's files share (internal to sim/kdtree): error checks, growable device
+// arrays, CUB temporary storage, and the buffers the stages hand each other.
+#include <cuda_runtime.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/core/error.h"
+#include "sim/kdtree/build_cuda_launch.h"
+#include "sim/kdtree/build_node.h"
+
+namespace meniscus::sim::kdtree::cuda_build {
+
+#define KD_BUILD_CHECK(call)                                                                                \
+  do {                                                                                                      \
+    cudaError_t kd_build_status_ = (call);                                                                  \
+    if (kd_build_status_ != cudaSuccess)                                                                    \
+      throw DeviceError(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call " failed: " + \
+                        cudaGetErrorString(kd_build_status_));                                             \
+  } while (0)
+
+// Threads per block for per-point work: one chunk (kChunkSize points) per block.
+inline constexpr int kChunkThreads = int(kChunkSize);
+// Threads per block for per-node and per-small-root work.
+inline constexpr int kNodeThreads = 128;
+
+inline unsigned blocks_for(size_t n, int threads) { return unsigned((n + size_t(threads) - 1) / size_t(threads)); }
+
+// A device array. `reserve` drops the contents when it grows; `grow_keeping` copies them.
+template <class T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  ~DeviceArray() {
+    if (data_) cudaFree(data_);
+  }
+  void reserve(size_t n) {
+    if (n <= size_) return;
+    if (data_) KD_BUILD_CHECK(cudaFree(data_));
+    data_ = nullptr;
+    size_ = 0;
+    KD_BUILD_CHECK(cudaMalloc(&data_, sizeof(T) * n));
+    size_ = n;
+  }
+  void grow_keeping(size_t n, size_t used) {
+    if (n <= size_) return;
+    const size_t capacity = std::max(n, 2 * size_);
+    T* fresh = nullptr;
+    KD_BUILD_CHECK(cudaMalloc(&fresh, sizeof(T) * capacity));
+    if (data_ && used) KD_BUILD_CHECK(cudaMemcpy(fresh, data_, sizeof(T) * used, cudaMemcpyDeviceToDevice));
+    if (data_) cudaFree(data_);
+    data_ = fresh;
+    size_ = capacity;
+  }
+  T* get() const { return data_; }
+  size_t size() const { return size_; }
+  void swap(DeviceArray& other) {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+  }
+  std::vector<T> download(size_t n) const {
+    std::vector<T> host(n);
+    if (n) KD_BUILD_CHECK(cudaMemcpy(host.data(), data_, sizeof(T) * n, cudaMemcpyDeviceToHost));
+    return host;
+  }
+  T read(size_t i) const {
+    T value;
+    KD_BUILD_CHECK(cudaMemcpy(&value, data_ + i, sizeof(T), cudaMemcpyDeviceToHost));
+    return value;
+  }
+
+ private:
+  T* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// CUB's temporary storage, grown as calls need it. `run(f)` calls f(storage, bytes) twice, the
+// CUB way: first to size the storage, then to do the work.
+class CubStorage {
+ public:
+  template <class F>
+  void run(F f) {
+    size_t bytes = 0;
+    KD_BUILD_CHECK(f(static_cast<void*>(nullptr), bytes));
+    storage_.reserve(bytes ? bytes : 1);
+    KD_BUILD_CHECK(f(static_cast<void*>(storage_.get()), bytes));
+  }
+
+ private:
+  DeviceArray<unsigned char> storage_;
+};
+
+struct DevicePoints {
+  DeviceArray<float> x, y, z;
+  DeviceArray<uint32_t> id;
+  void reserve(size_t n) {
+    x.reserve(n);
+    y.reserve(n);
+    z.reserve(n);
+    id.reserve(n);
+  }
+};
+
+struct BuildBuffers {
+  DevicePoints points[2];            // the large stage's double buffer
+  DeviceArray<BuildNode> nodes;      // build numbers; grown as the stages create nodes
+  DeviceArray<uint32_t> small_roots; // build numbers, in creation order
+  DeviceArray<uint32_t> counter;     // [0] forced leaves, [1] small levels, [2] leaves, [3] max depth
+  CubStorage cub;
+};
+
+struct LargeStageResult {
+  uint32_t node_count = 0;    // nodes the large stage created (build numbers below it)
+  uint32_t small_count = 0;   // small roots
+  uint32_t levels = 0;        // BFS rounds
+  // Build numbers of BFS level l of the large stage: [level_begin[l], level_begin[l + 1]).
+  std::vector<uint32_t> level_begin;
+};
+
+// Algorithm 2 for points: root box, then rounds of splits and list splits until only small
+// roots and forced leaves are left. points[0] holds the input.
+void run_large_stage(BuildBuffers& b, uint32_t n, LargeStageResult& out);
+
+// Algorithm 4 (VVH over bit masks) for every small root, then Algorithm 5 (preorder) into `out`.
+void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageResult& large, float radius,
+                                float traversal_cost, CudaBuildResult& out);
+
+}  // namespace meniscus::sim::kdtree::cuda_build

@@ -6,6 +6,7 @@
 
 #include "engine/core/context.h"
 #include "engine/core/error.h"
+#include "sim/common/cuda_support.cuh"
 #include "engine/interop/cuda_device.h"
 #include "engine/interop/shared_buffer.h"
 #include "engine/interop/timeline.h"
@@ -15,13 +16,7 @@
 namespace meniscus::sim {
 namespace {
 
-#define BALLISTIC_CUDA_CHECK(call)                                                                          \
-  do {                                                                                                      \
-    cudaError_t error_ = (call);                                                                            \
-    if (error_ != cudaSuccess)                                                                              \
-      throw DeviceError(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call " failed: " + \
-                        cudaGetErrorString(error_));                                                        \
-  } while (0)
+#define BALLISTIC_CUDA_CHECK(call) MENISCUS_SIM_CUDA_CHECK(call)
 
 constexpr int kBlock = 256;
 

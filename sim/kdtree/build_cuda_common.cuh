@@ -8,18 +8,13 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "sim/common/cuda_support.cuh"
 #include "sim/kdtree/build_cuda_launch.h"
 #include "sim/kdtree/build_node.h"
 
 namespace meniscus::sim::kdtree::cuda_build {
 
-#define KD_BUILD_CHECK(call)                                                                                \
-  do {                                                                                                      \
-    cudaError_t kd_build_status_ = (call);                                                                  \
-    if (kd_build_status_ != cudaSuccess)                                                                    \
-      throw DeviceError(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call " failed: " + \
-                        cudaGetErrorString(kd_build_status_));                                             \
-  } while (0)
+#define KD_BUILD_CHECK(call) MENISCUS_SIM_CUDA_CHECK(call)
 
 // Threads per block for per-point work: one chunk (kChunkSize points) per block.
 inline constexpr int kChunkThreads = int(kChunkSize);
@@ -28,55 +23,7 @@ inline constexpr int kNodeThreads = 128;
 
 inline unsigned blocks_for(size_t n, int threads) { return unsigned((n + size_t(threads) - 1) / size_t(threads)); }
 
-// A device array. `reserve` drops the contents when it grows; `grow_keeping` copies them.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    if (data_) cudaFree(data_);
-  }
-  void reserve(size_t n) {
-    if (n <= size_) return;
-    if (data_) KD_BUILD_CHECK(cudaFree(data_));
-    data_ = nullptr;
-    size_ = 0;
-    KD_BUILD_CHECK(cudaMalloc(&data_, sizeof(T) * n));
-    size_ = n;
-  }
-  void grow_keeping(size_t n, size_t used) {
-    if (n <= size_) return;
-    const size_t capacity = std::max(n, 2 * size_);
-    T* fresh = nullptr;
-    KD_BUILD_CHECK(cudaMalloc(&fresh, sizeof(T) * capacity));
-    if (data_ && used) KD_BUILD_CHECK(cudaMemcpy(fresh, data_, sizeof(T) * used, cudaMemcpyDeviceToDevice));
-    if (data_) cudaFree(data_);
-    data_ = fresh;
-    size_ = capacity;
-  }
-  T* get() const { return data_; }
-  size_t size() const { return size_; }
-  void swap(DeviceArray& other) {
-    std::swap(data_, other.data_);
-    std::swap(size_, other.size_);
-  }
-  std::vector<T> download(size_t n) const {
-    std::vector<T> host(n);
-    if (n) KD_BUILD_CHECK(cudaMemcpy(host.data(), data_, sizeof(T) * n, cudaMemcpyDeviceToHost));
-    return host;
-  }
-  T read(size_t i) const {
-    T value;
-    KD_BUILD_CHECK(cudaMemcpy(&value, data_ + i, sizeof(T), cudaMemcpyDeviceToHost));
-    return value;
-  }
-
- private:
-  T* data_ = nullptr;
-  size_t size_ = 0;
-};
+using sim::DeviceArray;
 
 // CUB's temporary storage, grown as calls need it. `run(f)` calls f(storage, bytes) twice, the
 // CUB way: first to size the storage, then to do the work.

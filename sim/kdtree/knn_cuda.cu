@@ -8,18 +8,13 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "sim/common/cuda_support.cuh"
 #include "sim/kdtree/knn_cuda_launch.h"
 
 namespace meniscus::sim::kdtree {
 namespace {
 
-#define KDTREE_CUDA_CHECK(call)                                                                             \
-  do {                                                                                                      \
-    cudaError_t error_ = (call);                                                                            \
-    if (error_ != cudaSuccess)                                                                              \
-      throw DeviceError(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call " failed: " + \
-                        cudaGetErrorString(error_));                                                        \
-  } while (0)
+#define KDTREE_CUDA_CHECK(call) MENISCUS_SIM_CUDA_CHECK(call)
 
 constexpr int kBlock = 128;
 constexpr uint32_t kMaxStack = 128;

@@ -70,12 +70,8 @@ void sample_box_solid(const SphBox& box, const SphBox& domain, float d, std::vec
 
 // A plane: layers behind it (against the normal), where they lie inside the domain.
 void sample_plane_solid(const SphPlane& plane, const SphBox& domain, float d, std::vector<Vec3>& out) {
-  Vec3 n = vec(plane.normal);
-  n = (1.0f / length(n)) * n;
-  const Vec3 helper = std::fabs(n.x) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
-  Vec3 u = helper - dot(helper, n) * n;
-  u = (1.0f / length(u)) * u;
-  const Vec3 v{n.y * u.z - n.z * u.y, n.z * u.x - n.x * u.z, n.x * u.y - n.y * u.x};
+  Vec3 n, u, v;
+  tangent_frame(vec(plane.normal), n, u, v);
   const Vec3 lo = vec(domain.min), hi = vec(domain.max);
   const Vec3 centre = 0.5f * (lo + hi);
   const Vec3 foot = centre - dot(centre - vec(plane.point), n) * n;

@@ -95,23 +95,8 @@ sph::Arrays SphCpu::arrays() {
 void SphCpu::step(double dt) {
   stats_.substeps = 0;
   sph::refresh_constants(params_, setup_.constants);
-  if (params_.adaptive) {
-    double remaining = dt;
-    while (remaining > 1e-9) {
-      const float speed = max_speed();
-      const float h = sph::choose_step(params_, speed, remaining);
-      if (h < params_.min_dt)
-        throw SimulationError(where(time_) + "unstable: particles reach " + std::to_string(speed) +
-                              " m/s, which needs a step below min_dt = " + std::to_string(params_.min_dt) + " s");
-      substep(h);
-      remaining -= h;
-    }
-    return;
-  }
-  pending_ += dt;
-  const int steps = int(pending_ / params_.fixed_dt);
-  pending_ -= steps * double(params_.fixed_dt);
-  for (int k = 0; k < steps; ++k) substep(params_.fixed_dt);
+  sph::advance_frame(
+      params_, dt, pending_, [&] { return max_speed(); }, [&](float h) { substep(h); }, [&] { return where(time_); });
 }
 
 void SphCpu::substep(float dt) {

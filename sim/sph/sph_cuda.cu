@@ -10,6 +10,7 @@
 
 #include "engine/core/context.h"
 #include "engine/core/error.h"
+#include "sim/common/cuda_support.cuh"
 #include "engine/interop/cuda_device.h"
 #include "engine/interop/shared_buffer.h"
 #include "engine/interop/timeline.h"
@@ -25,41 +26,8 @@ namespace {
 using sph::Vec3;
 namespace k = sph::cuda;
 
-#define SPH_CUDA_CHECK(call)                                                                                \
-  do {                                                                                                      \
-    cudaError_t sph_cuda_status_ = (call);                                                                            \
-    if (sph_cuda_status_ != cudaSuccess)                                                                            \
-      throw DeviceError(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call " failed: " + \
-                        cudaGetErrorString(sph_cuda_status_));                                                     \
-  } while (0)
+#define SPH_CUDA_CHECK(call) MENISCUS_SIM_CUDA_CHECK(call)
 
-// A device array that only grows; contents are not kept across growth.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    if (data_) cudaFree(data_);
-  }
-  void reserve(size_t n) {
-    if (n <= size_) return;
-    if (data_) SPH_CUDA_CHECK(cudaFree(data_));
-    data_ = nullptr;
-    SPH_CUDA_CHECK(cudaMalloc(&data_, sizeof(T) * n));
-    size_ = n;
-  }
-  T* get() const { return data_; }
-  void swap(DeviceArray& other) {
-    std::swap(data_, other.data_);
-    std::swap(size_, other.size_);
-  }
-
- private:
-  T* data_ = nullptr;
-  size_t size_ = 0;
-};
 
 class SphCuda : public SphStage {
  public:
@@ -137,23 +105,8 @@ class SphCuda : public SphStage {
     stats_.substeps = 0;
     sph::refresh_constants(params_, setup_.constants);
     timer_.begin(stream_);
-    if (params_.adaptive) {
-      double remaining = dt;
-      while (remaining > 1e-9) {
-        const float speed = max_speed();
-        const float h = sph::choose_step(params_, speed, remaining);
-        if (h < params_.min_dt)
-          throw SimulationError(where() + "unstable: particles reach " + std::to_string(speed) +
-                                " m/s, which needs a step below min_dt = " + std::to_string(params_.min_dt) + " s");
-        substep(h);
-        remaining -= h;
-      }
-    } else {
-      pending_ += dt;
-      const int steps = int(pending_ / params_.fixed_dt);
-      pending_ -= steps * double(params_.fixed_dt);
-      for (int s = 0; s < steps; ++s) substep(params_.fixed_dt);
-    }
+    sph::advance_frame(
+        params_, dt, pending_, [&] { return max_speed(); }, [&](float h) { substep(h); }, [&] { return where(); });
     timer_.end(stream_);
     last_ms_ = timer_.elapsed_ms();
   }

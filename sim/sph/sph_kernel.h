@@ -21,6 +21,16 @@ MENISCUS_HD inline Vec3& operator-=(Vec3& a, Vec3 b) { return a = a - b; }
 MENISCUS_HD inline float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 MENISCUS_HD inline float length(Vec3 a) { return sqrtf(dot(a, a)); }
 
+// A right-handed orthonormal frame (u, v, n) around the direction `d` (any length): the plane
+// of a disk emitter or of a sampled plane collider.
+inline void tangent_frame(Vec3 d, Vec3& n, Vec3& u, Vec3& v) {
+  n = (1.0f / length(d)) * d;
+  const Vec3 helper = fabsf(n.x) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
+  u = helper - dot(helper, n) * n;
+  u = (1.0f / length(u)) * u;
+  v = Vec3{n.y * u.z - n.z * u.y, n.z * u.x - n.x * u.z, n.x * u.y - n.y * u.x};
+}
+
 constexpr float kPi = 3.14159265358979f;
 
 struct Kernel {

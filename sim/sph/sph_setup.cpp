@@ -73,12 +73,8 @@ EmitterSchedule::EmitterSchedule(const SphParams& params) : spacing_(params.diam
   for (const SphEmitter& e : params.emitters) {
     Stream stream;
     stream.emitter = e;
-    Vec3 n = vec(e.direction);
-    n = (1.0f / length(n)) * n;
-    const Vec3 helper = std::fabs(n.x) < 0.9f ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
-    Vec3 u = helper - dot(helper, n) * n;
-    u = (1.0f / length(u)) * u;
-    const Vec3 v{n.y * u.z - n.z * u.y, n.z * u.x - n.x * u.z, n.x * u.y - n.y * u.x};
+    Vec3 n, u, v;
+    tangent_frame(vec(e.direction), n, u, v);
     const int reach = int(std::floor(e.radius / spacing_));
     for (int a = -reach; a <= reach; ++a)
       for (int b = -reach; b <= reach; ++b) {

@@ -3,9 +3,11 @@
 // volume, the grid and its Z-order ranks, the boundary samples, the initial particles; and the
 // host-side schedule of the inflow emitters.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/common/particle_stage.h"
+#include "sim/common/simulation_error.h"
 #include "sim/sph/sph_boundary.h"
 #include "sim/sph/sph_grid.h"
 #include "sim/sph/sph_ops.h"
@@ -66,5 +68,30 @@ void refresh_constants(const SphParams& params, Constants& constants);
 // at most max_dt, shortened to end exactly at `remaining`. A result below min_dt means the
 // simulation is blowing up.
 float choose_step(const SphParams& params, float max_speed, double remaining);
+
+// Runs one frame of `dt` seconds as substeps: CFL-adaptive ones, each sized from the current
+// max speed, or whole fixed steps with the remainder carried in `pending`. Both backends step
+// through here. Throws SimulationError (after `who`, e.g. "sph (cpu) at t = ...: ") when the
+// CFL step falls below min_dt: the simulation is blowing up.
+template <class MaxSpeed, class Substep, class Who>
+void advance_frame(const SphParams& params, double dt, double& pending, MaxSpeed&& max_speed, Substep&& substep,
+                   Who&& who) {
+  if (!params.adaptive) {
+    pending += dt;
+    const int steps = int(pending / params.fixed_dt);
+    pending -= steps * double(params.fixed_dt);
+    for (int k = 0; k < steps; ++k) substep(params.fixed_dt);
+    return;
+  }
+  for (double remaining = dt; remaining > 1e-9;) {
+    const float speed = max_speed();
+    const float h = choose_step(params, speed, remaining);
+    if (h < params.min_dt)
+      throw SimulationError(who() + "unstable: particles reach " + std::to_string(speed) +
+                            " m/s, which needs a step below min_dt = " + std::to_string(params.min_dt) + " s");
+    substep(h);
+    remaining -= h;
+  }
+}
 
 }  // namespace meniscus::sim::sph

@@ -159,8 +159,8 @@ void parse_mesh(Args& args, Command& command) {
       {"--sim",
        [](MeshOptions& o, Args& a, std::string_view f) {
          o.sim = a.value(f);
-         if (o.sim != "cpu" && o.sim != "vulkan")
-           throw InputError("--sim: expected cpu or vulkan (the CUDA marching cubes is not built yet), got '" + o.sim + "'");
+         if (o.sim != "cpu" && o.sim != "vulkan" && o.sim != "cuda")
+           throw InputError("--sim: expected cpu, vulkan or cuda, got '" + o.sim + "'");
        }},
       {"--device", [](MeshOptions& o, Args& a, std::string_view f) { o.device = a.value(f); }},
       {"--validation", [](MeshOptions& o, Args&, std::string_view) { o.validation = true; }},
@@ -171,6 +171,67 @@ void parse_mesh(Args& args, Command& command) {
   const std::string suffix = o.output.extension().string();
   if (suffix != ".ply" && suffix != ".obj")
     throw InputError("-o: expected a .ply or .obj file, got '" + o.output.string() + "'");
+}
+
+float parse_number(std::string_view flag, const std::string& text, float min, float max) {
+  char* end = nullptr;
+  const float v = std::strtof(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < min || v > max)
+    throw InputError(std::string(flag) + ": expected a number in [" + std::to_string(min) + ", " + std::to_string(max) +
+                     "], got '" + text + "'");
+  return v;
+}
+
+void parse_levelset(Args& args, Command& command) {
+  LevelSetOptions& o = command.levelset;
+  if (args.done()) throw InputError("meniscus levelset: missing input (a .vdb level set, or a closed .ply/.obj mesh)");
+  o.input = args.take();
+  const std::vector<Flag<LevelSetOptions>> flags = {
+      {"-o", [](LevelSetOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
+      {"--output", [](LevelSetOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
+      {"--resolution", [](LevelSetOptions& o, Args& a, std::string_view f) { o.resolution = parse_count(f, a.value(f), 8); }},
+      {"--mcf", [](LevelSetOptions& o, Args& a, std::string_view f) { o.mcf = parse_number(f, a.value(f), 0.0f, 1e3f); }},
+      {"--speed", [](LevelSetOptions& o, Args& a, std::string_view f) { o.speed = parse_number(f, a.value(f), -1e3f, 1e3f); }},
+      {"--scheme",
+       [](LevelSetOptions& o, Args& a, std::string_view f) {
+         o.scheme = a.value(f);
+         if (o.scheme != "upwind" && o.scheme != "weno5")
+           throw InputError("--scheme: expected upwind or weno5, got '" + o.scheme + "'");
+       }},
+      {"--steps", [](LevelSetOptions& o, Args& a, std::string_view f) { o.steps = parse_count(f, a.value(f), 0); }},
+      {"--time", [](LevelSetOptions& o, Args& a, std::string_view f) { o.time = parse_number(f, a.value(f), 0.0f, 1e9f); }},
+      {"--until-converged", [](LevelSetOptions& o, Args&, std::string_view) { o.until_converged = true; }},
+      {"--max-steps", [](LevelSetOptions& o, Args& a, std::string_view f) { o.max_steps = parse_count(f, a.value(f), 1); }},
+      {"--sim",
+       [](LevelSetOptions& o, Args& a, std::string_view f) {
+         o.sim = a.value(f);
+         if (o.sim != "cpu" && o.sim != "cuda") throw InputError("--sim: expected cpu or cuda, got '" + o.sim + "'");
+       }},
+  };
+  parse_flags(args, o, flags, "levelset");
+  if (o.output.empty()) throw InputError("meniscus levelset: -o out.vdb is required");
+  if (o.output.extension() != ".vdb") throw InputError("-o: expected a .vdb file, got '" + o.output.string() + "'");
+  if (int(o.steps.has_value()) + int(o.time.has_value()) + int(o.until_converged) > 1)
+    throw InputError("meniscus levelset: give one of --steps, --time, --until-converged");
+}
+
+void parse_reconstruct(Args& args, Command& command) {
+  ReconstructOptions& o = command.reconstruct;
+  if (args.done()) throw InputError("meniscus reconstruct: missing input (a point cloud, .ply or .obj)");
+  o.input = args.take();
+  const std::vector<Flag<ReconstructOptions>> flags = {
+      {"-o", [](ReconstructOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
+      {"--output", [](ReconstructOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
+      {"--depth", [](ReconstructOptions& o, Args& a, std::string_view f) { o.depth = int(parse_count(f, a.value(f), 2)); }},
+      {"--start-depth", [](ReconstructOptions& o, Args& a, std::string_view f) { o.start_depth = int(parse_count(f, a.value(f), 2)); }},
+      {"--alpha", [](ReconstructOptions& o, Args& a, std::string_view f) { o.alpha = parse_number(f, a.value(f), 0.0f, 10.0f); }},
+  };
+  parse_flags(args, o, flags, "reconstruct");
+  if (o.output.empty()) throw InputError("meniscus reconstruct: -o out.ply|out.vdb is required");
+  if (o.output.extension() != ".ply" && o.output.extension() != ".vdb")
+    throw InputError("-o: expected a .ply or .vdb file, got '" + o.output.string() + "'");
+  if (o.depth > 13) throw InputError("--depth: at most 13 (8192 voxels, the tile keys' reach), got " + std::to_string(o.depth));
+  o.start_depth = std::min(o.start_depth, o.depth);
 }
 
 // Every verb `meniscus` knows. A new verb is one row here, one in usage_text(), one Verb value
@@ -185,6 +246,8 @@ constexpr VerbEntry kVerbs[] = {
     {"run", Verb::Run, parse_run},
     {"capture", Verb::Capture, parse_capture},
     {"mesh", Verb::Mesh, parse_mesh},
+    {"levelset", Verb::LevelSet, parse_levelset},
+    {"reconstruct", Verb::Reconstruct, parse_reconstruct},
     {"help", Verb::Help, nullptr},
     {"--help", Verb::Help, nullptr},
     {"-h", Verb::Help, nullptr},
@@ -204,7 +267,11 @@ std::string usage_text() {
          "                       [--validation|--no-validation] [--dump-graph out.dot]\n"
          "                       [--fluid-debug none|depth|thickness|curvature|noise]\n"
          "  meniscus mesh <volume.nrrd|.nhdr|.vtk|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
-         "                       [--sim cpu|vulkan] [--device NAME] [--validation]\n"
+         "                       [--sim cpu|vulkan|cuda] [--device NAME] [--validation]\n"
+         "  meniscus levelset <in.vdb|mesh.ply|mesh.obj> -o out.vdb [--resolution N] [--mcf ALPHA]\n"
+         "                       [--speed F] [--scheme upwind|weno5] [--steps N | --time T | --until-converged]\n"
+         "                       [--max-steps N] [--sim cpu|cuda]\n"
+         "  meniscus reconstruct <points.ply|.obj> --depth D -o out.ply|.vdb [--start-depth d] [--alpha A]\n"
          "  meniscus help | --version\n"
          "run --frames N exits after N frames (default: when the window closes)\n"
          "capture records --frames N (default 1) after --warmup W (default 0) frames; without --png\n"
@@ -225,7 +292,7 @@ Command parse_cli(int argc, const char* const* argv) {
     if (entry.parse) entry.parse(args, command);
     return command;
   }
-  throw InputError("unknown command '" + word + "' (expected run, capture, mesh, help or --version)");
+  throw InputError("unknown command '" + word + "' (expected run, capture, mesh, levelset, reconstruct, help or --version)");
 }
 
 }  // namespace meniscus

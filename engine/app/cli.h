@@ -9,7 +9,7 @@
 
 namespace meniscus {
 
-enum class Verb { Run, Capture, Mesh, Help, Version };
+enum class Verb { Run, Capture, Mesh, LevelSet, Reconstruct, Help, Version };
 
 // `meniscus mesh <volume> --iso V -o out.ply`: marching cubes through the HistoPyramid.
 struct MeshOptions {
@@ -21,11 +21,37 @@ struct MeshOptions {
   bool validation = kValidationByDefault;
 };
 
+// `meniscus levelset <in.vdb|mesh.ply|mesh.obj> ... -o out.vdb`: evolve a sparse level set.
+struct LevelSetOptions {
+  std::filesystem::path input;
+  std::filesystem::path output;
+  int resolution = 256;         // meshes: voxels along the longest side
+  float mcf = 0.0f;             // curvature weight α (voxels² per unit time)
+  float speed = 0.0f;           // normal speed F (voxels per unit time, positive grows)
+  std::string scheme = "weno5";  // upwind | weno5
+  std::optional<int> steps;
+  std::optional<float> time;
+  bool until_converged = false;
+  int max_steps = 100000;
+  std::string sim = "cpu";
+};
+
+// `meniscus reconstruct <points.ply|.obj> --depth D -o out.ply|.vdb`: surface from a point cloud.
+struct ReconstructOptions {
+  std::filesystem::path input;
+  std::filesystem::path output;
+  int depth = 8;           // D, the finest level (2^D voxels across the samples' cube)
+  int start_depth = 5;     // d, the coarsest level (capped at D)
+  float alpha = 0.1f;      // curvature weight α: higher bypasses noise and outliers
+};
+
 struct Command {
   Verb verb = Verb::Help;
   RunOptions run;
   CaptureOptions capture;
   MeshOptions mesh;
+  LevelSetOptions levelset;
+  ReconstructOptions reconstruct;
 };
 
 // Takes main()'s argv as is (char** converts). Verbs are rows of a table in cli.cpp; a later

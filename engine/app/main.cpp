@@ -3,7 +3,9 @@
 #include <cstdio>
 
 #include "engine/app/cli.h"
+#include "engine/app/levelset_command.h"
 #include "engine/app/mesh_command.h"
+#include "engine/app/reconstruct_command.h"
 #include "engine/core/error.h"
 
 int main(int argc, char** argv) {
@@ -21,6 +23,10 @@ int main(int argc, char** argv) {
         return run_interactive(command.run);
       case Verb::Mesh:
         return mesh_volume(command.mesh);
+      case Verb::LevelSet:
+        return evolve_level_set(command.levelset);
+      case Verb::Reconstruct:
+        return reconstruct_points(command.reconstruct);
       case Verb::Capture: {
         const CaptureResult result = capture(command.capture);
         if (command.capture.png)

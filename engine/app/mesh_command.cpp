@@ -10,11 +10,31 @@
 #include "sim/histopyramid/vertex_numbering.h"
 
 #include "sim/histopyramid/marching_cubes.h"
+#include "sim/histopyramid/marching_cubes_cuda.h"
 #include "sim/histopyramid/volume_io.h"
 
 namespace meniscus {
 
 namespace {
+
+// A triangle soup whose corners carry edge ids (the GPU paths' output) as an indexed mesh: one
+// vertex per distinct edge, numbered in edge order like the CPU path's.
+sim::IndexedMesh mesh_from_soup(const std::vector<glm::vec3>& positions, const std::vector<glm::vec3>& normals,
+                                const std::vector<uint64_t>& edges) {
+  sim::VertexNumbering numbering;
+  std::vector<uint64_t> pairs, scratch;
+  sim::number_vertices(edges, 32, numbering, pairs, scratch);
+  sim::IndexedMesh mesh;
+  mesh.positions.resize(numbering.unique_edges.size());
+  mesh.normals.resize(numbering.unique_edges.size());
+  for (size_t k = 0; k < positions.size(); ++k) {
+    mesh.positions[numbering.vertex_of_key[k]] = positions[k];
+    mesh.normals[numbering.vertex_of_key[k]] = normals[k];
+  }
+  mesh.triangles.resize(positions.size() / 3);
+  std::memcpy(mesh.triangles.data(), numbering.vertex_of_key.data(), numbering.vertex_of_key.size() * sizeof(uint32_t));
+  return mesh;
+}
 
 // The surface extracted on the Vulkan device, read back and turned into an indexed mesh.
 sim::IndexedMesh extract_with_vulkan(const sim::Volume& volume, float iso, const std::string& device, bool validation) {
@@ -26,20 +46,19 @@ sim::IndexedMesh extract_with_vulkan(const sim::Volume& volume, float iso, const
   const passes::GpuSoup soup = passes::extract_on_gpu(context, pyramid, iso);
   std::printf("time: build + extract %.1f ms on %s (%.0f M cells/s, vulkan)\n", soup.gpu_ms, context.info().name.c_str(),
               soup.gpu_ms > 0 ? volume.cell_count() / soup.gpu_ms / 1e3 : 0.0);
-  sim::VertexNumbering numbering;
-  std::vector<uint64_t> pairs, scratch;
-  sim::number_vertices(soup.edges, 32, numbering, pairs, scratch);
-  sim::IndexedMesh mesh;
-  mesh.positions.resize(numbering.unique_edges.size());
-  mesh.normals.resize(numbering.unique_edges.size());
-  for (size_t k = 0; k < soup.positions.size(); ++k) {
-    mesh.positions[numbering.vertex_of_key[k]] = soup.positions[k];
-    mesh.normals[numbering.vertex_of_key[k]] = soup.normals[k];
-  }
-  mesh.triangles.resize(soup.positions.size() / 3);
-  std::memcpy(mesh.triangles.data(), numbering.vertex_of_key.data(), numbering.vertex_of_key.size() * sizeof(uint32_t));
+  sim::IndexedMesh mesh = mesh_from_soup(soup.positions, soup.normals, soup.edges);
   if (context.validation_error_count()) throw DeviceError("Vulkan validation errors during extraction");
   return mesh;
+}
+
+// The surface extracted on the CUDA device (1D chunk/layer pyramid), read back likewise. Throws
+// DeviceError saying why when CUDA is not built or no device answers.
+sim::IndexedMesh extract_with_cuda(const sim::Volume& volume, float iso) {
+  sim::CudaMarchingCubes cuda(volume);
+  const sim::CudaSoup soup = cuda.extract(iso);
+  std::printf("time: classify + build + extract %.2f ms on %s (%.0f M cells/s, cuda)\n", soup.gpu_ms,
+              cuda.device_name().c_str(), soup.gpu_ms > 0 ? volume.cell_count() / soup.gpu_ms / 1e3 : 0.0);
+  return mesh_from_soup(soup.positions, soup.normals, soup.edges);
 }
 
 }  // namespace
@@ -54,6 +73,8 @@ int mesh_volume(const MeshOptions& options) {
   sim::IndexedMesh mesh;
   if (options.sim == "vulkan") {
     mesh = extract_with_vulkan(volume, *options.iso, options.device, options.validation);
+  } else if (options.sim == "cuda") {
+    mesh = extract_with_cuda(volume, *options.iso);
   } else {
     sim::McStats stats;
     mesh = sim::MarchingCubes().extract(volume, *options.iso, &stats);

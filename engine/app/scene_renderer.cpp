@@ -76,12 +76,23 @@ SceneRenderer::SceneRenderer(const Context& context, const Scene& scene, VkForma
       particles_(context),
       tonemap_(context, output_format) {
   particle_settings_ = read_particles_settings(scene);
-  if (const auto surface = read_surface_settings(scene))
-    surface_ = std::make_unique<passes::SurfacePass>(context, sim::load_volume(surface->volume), surface->settings);
+  for (const StageConfig& config : scene.stages)
+    if (config.type == "levelset") {
+      if (levelset_) config.params.fail("type", "a scene holds one \"levelset\" stage");
+      levelset_ = std::make_unique<LevelSetStage>(read_levelset_settings(config.params, scene));
+    }
+  if (const auto surface = read_surface_settings(scene)) {
+    if (surface->volume == "stage:levelset") {
+      if (!levelset_) scene.pass("surface").fail("volume", "\"stage:levelset\" needs a [[stage]] with type = \"levelset\"");
+      surface_ = std::make_unique<passes::SurfacePass>(context, levelset_->volume(), surface->settings);
+    } else {
+      surface_ = std::make_unique<passes::SurfacePass>(context, sim::load_volume(surface->volume), surface->settings);
+    }
+  }
   fluid_settings_ = read_fluid_settings(scene);
   if (fluid_settings_) fluid_ = std::make_unique<passes::FluidRenderer>(context);
   for (const StageConfig& config : scene.stages)
-    particle_stages_.push_back(make_particle_stage(config, scene, backend, context));
+    if (config.type != "levelset") particle_stages_.push_back(make_particle_stage(config, scene, backend, context));
   for (uint32_t i = 0; i < scene.render.frames_in_flight; ++i) {
     auto slot = std::make_unique<Slot>(context);
     for (const auto& stage : particle_stages_)
@@ -209,6 +220,12 @@ void SceneRenderer::render(const OutputImage& output, const FrameSync& sync, dou
     // CUDA stages report their kernels' time from CUDA events; CPU stages their wall time.
     const double ms = stage.device_ms().value_or(ms_since(step_start));
     slot.stage_samples.push_back({std::string(stage.name()), sim::backend_name(stage.backend()), ms});
+  }
+  if (levelset_ && dt > 0.0) {
+    const auto step_start = Clock::now();
+    levelset_->step();
+    if (surface_) surface_->update_volume(levelset_->volume());
+    slot.stage_samples.push_back({"levelset", "cpu", ms_since(step_start)});
   }
   write_frame_uniforms(slot, output.extent, sim_time_);
 

@@ -25,6 +25,7 @@
 #include "passes/particles/particles_pass.h"
 #include "passes/sky/sky_pass.h"
 #include "passes/surface/surface_pass.h"
+#include "engine/app/levelset_stage.h"
 #include "passes/tonemap/tonemap_pass.h"
 #include "sim/common/particle_stage.h"
 
@@ -107,6 +108,7 @@ class SceneRenderer {
   Camera camera_;
   passes::ParticlesSettings particle_settings_;
   std::vector<std::unique_ptr<sim::ParticleStage>> particle_stages_;
+  std::unique_ptr<LevelSetStage> levelset_;  // [[stage]] type = "levelset", drawn by surface_
   std::vector<std::unique_ptr<Slot>> slots_;
   graph::GraphExecutor executor_;
   profile::GpuPassTimer gpu_timer_;

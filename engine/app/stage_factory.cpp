@@ -2,6 +2,7 @@
 
 #include "engine/app/data_path.h"
 #include "engine/core/error.h"
+#include "engine/app/levelset_stage.h"
 #include "engine/app/sph_settings.h"
 #include "sim/ballistic/ballistic_stage.h"
 #include "sim/sph/sph_stage.h"
@@ -50,7 +51,8 @@ void check_scene_settings(const Scene& scene) {
   for (const StageConfig& config : scene.stages) {
     if (config.type == "ballistic") read_ballistic(config.params, scene);
     else if (config.type == "sph") read_sph_settings(config.params);
-    else config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\", \"sph\")");
+    else if (config.type == "levelset") read_levelset_settings(config.params, scene);
+    else config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\", \"sph\", \"levelset\")");
   }
   read_particles_settings(scene);
   read_surface_settings(scene);
@@ -61,7 +63,11 @@ std::optional<SurfaceConfig> read_surface_settings(const Scene& scene) {
   if (!scene.passes.count("surface")) return std::nullopt;
   const ParamTable t = scene.pass("surface");
   SurfaceConfig config;
-  config.volume = resolve_data_path(t.required_string("volume"), scene.source);
+  // "stage:levelset" draws the scene's level-set stage; anything else names a volume.
+  const std::string volume = t.required_string("volume");
+  config.volume = volume.starts_with("stage:") ? volume : resolve_data_path(volume, scene.source);
+  if (config.volume.starts_with("stage:") && config.volume != "stage:levelset")
+    t.fail("volume", "\"" + volume + "\": the only stage that makes a volume is \"stage:levelset\"");
   config.settings.size = float(t.number("size", config.settings.size, 1e-4, 1e6));
   config.settings.position = t.vec3("position", config.settings.position);
   config.settings.up_axis = t.string("up_axis", config.settings.up_axis, {"y", "z", "-z"});

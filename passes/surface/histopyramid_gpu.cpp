@@ -83,6 +83,18 @@ HistoPyramidParams GpuHistoPyramid::params(float iso, uint32_t level) const {
           glm::vec4(iso, spacing_), glm::vec4(origin_, 0.0f)};
 }
 
+void GpuHistoPyramid::update_volume(const sim::Volume& volume) {
+  if (volume.dims != dims_) throw DeviceError(name_ + ": update_volume needs the dimensions the pyramid was built for");
+  const VkDeviceSize bytes = volume.values.size() * sizeof(float);
+  Buffer staging(context_, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload, "staging");
+  std::memcpy(staging.mapped(), volume.values.data(), bytes);
+  submit_and_wait(context_, [&](VkCommandBuffer cmd) {
+    VkBufferCopy region{0, 0, bytes};
+    vkCmdCopyBuffer(cmd, staging.handle(), volume_.handle(), 1, &region);
+  });
+  range_ = volume.range();
+}
+
 HistoPyramidOutputs GpuHistoPyramid::add(graph::FrameGraph& graph, float iso) {
   HistoPyramidOutputs out;
   out.iso = iso;

@@ -43,6 +43,9 @@ class GpuHistoPyramid {
                   std::string name = "surface");
 
   HistoPyramidOutputs add(graph::FrameGraph& graph, float iso);
+  // Replaces the volume's values (same dimensions), waiting for the copy: the caller makes sure
+  // no submitted frame still reads the volume (SurfacePass::update_volume idles the device).
+  void update_volume(const sim::Volume& volume);
   // Extraction into `vertices` (pairs of vec4: position, normal), at most max_vertices.
   graph::BufferHandle add_extract(graph::FrameGraph& graph, const HistoPyramidOutputs& pyramid,
                                   graph::BufferHandle vertices, uint32_t max_vertices);

@@ -62,6 +62,11 @@ SurfacePass::SurfacePass(const Context& context, const sim::Volume& volume, cons
 
 SurfacePass::~SurfacePass() { vkDestroySampler(context_.device(), sampler_, nullptr); }
 
+void SurfacePass::update_volume(const sim::Volume& volume) {
+  context_.wait_idle();
+  for (auto& pyramid : pyramids_) pyramid->update_volume(volume);
+}
+
 SceneTargets SurfacePass::add(graph::FrameGraph& graph, const SceneTargets& targets, graph::ImageHandle sky,
                               graph::BufferHandle frame) {
   SceneTargets current = targets;

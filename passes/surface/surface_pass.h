@@ -41,6 +41,10 @@ class SurfacePass {
                    graph::BufferHandle frame);
 
   std::vector<SurfaceLayer>& layers() { return settings_.layers; }
+  // A volume that changes every frame (an evolving level set): new values, same dimensions.
+  // Idles the device first — simple and correct, at the price of overlap between frames; a
+  // level set's own GPU extraction (cube records from its tiles) would not need it.
+  void update_volume(const sim::Volume& volume);
   // The volume's value range (each layer's pyramid measured it once on upload).
   glm::vec2 range() const { return pyramids_.empty() ? glm::vec2(0.0f) : pyramids_.front()->range(); }
 

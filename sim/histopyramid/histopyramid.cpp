@@ -22,14 +22,6 @@ uint32_t load(const uint8_t* p, uint32_t width) {
   }
 }
 
-void store(uint8_t* p, uint32_t width, uint32_t value) {
-  switch (width) {
-    case 1: *p = uint8_t(value); break;
-    case 2: { const uint16_t v = uint16_t(value); std::memcpy(p, &v, 2); break; }
-    default: std::memcpy(p, &value, 4);
-  }
-}
-
 // One level from the one below, for component types Below and Out (the widths are fixed per
 // level, so the inner loop carries no per-component switch).
 template <typename Below, typename Out>

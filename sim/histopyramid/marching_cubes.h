@@ -1,16 +1,19 @@
 #pragma once
 // Marching cubes as HistoPyramid stream compaction and expansion (Dyken et al. §4): classify
-// every cell (its case fixes how many vertices it emits), build the pyramid over the cells in a
-// flat 3D layout, then turn each output key index into one vertex by traversal. The CPU
-// reference; GPU versions are checked against it.
+// every cell (its case fixes how many vertices it emits), build the pyramid over the cells,
+// then turn each output key index into one vertex by traversal. The CPU reference; GPU
+// versions are checked against it. The Vulkan version lays cells out in the paper's flat 3D
+// layout (FlatLayout); this one and the CUDA one use the 1D chunk/layer layout of §4.3
+// (chunked_layout.h), whose chunks are consecutive cells of a row.
 //
 // Tie rule: a sample equal to the iso value counts as inside (f >= iso).
+#include <array>
 #include <cstdint>
 #include <vector>
 
-#include "sim/histopyramid/histopyramid.h"
+#include "sim/histopyramid/chunked_pyramid.h"
 #include "sim/histopyramid/indexed_mesh.h"
-#include "sim/histopyramid/vertex_numbering.h"
+#include "sim/histopyramid/sample_masks.h"
 #include "sim/histopyramid/volume.h"
 
 namespace meniscus::sim {
@@ -50,11 +53,18 @@ class MarchingCubes {
   static uint64_t edge_id(const Volume& volume, uint32_t x, uint32_t y, uint32_t z, int edge);
 
  private:
-  HistoPyramid pyramid_;
-  std::vector<uint8_t> row_state_;
-  std::vector<uint64_t> vertex_edge_;
-  VertexNumbering numbering_;
-  std::vector<uint64_t> pairs_, sort_scratch_;
+  uint64_t classify_cells(const std::array<uint8_t, 256>& counts, uint32_t z_begin, uint32_t z_end);
+  void make_vertices(const Volume& volume, float iso, uint32_t z_begin, uint32_t z_end, IndexedMesh& mesh,
+                     std::vector<uint64_t>* vertex_edges) const;
+  void write_corners(IndexedMesh& mesh) const;
+
+  ChunkedHistoPyramid pyramid_;
+  SampleMasks masks_;
+  uint32_t row_stride_ = 0;  // base elements per cell row (chunked_row_stride)
+  size_t last_vertices_ = 0;  // reserved up front next time
 };
+
+// Base elements per cell row in the chunked layout (see chunked_layout.h).
+inline uint32_t chunked_row_stride(uint32_t cells_x) { return chunked::row_stride(cells_x); }
 
 }  // namespace meniscus::sim

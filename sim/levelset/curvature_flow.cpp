@@ -1,5 +1,6 @@
 #include "sim/levelset/curvature_flow.h"
 
+#include "sim/levelset/curvature.h"
 #include "sim/levelset/neighbour_tracker.h"
 
 #include <tbb/blocked_range.h>
@@ -85,22 +86,9 @@ void CurvatureFlow::step(SortedTileList& list, float dt) {
       for (int z = 1; z <= kTileSide; ++z)
         for (int y = 1; y <= kTileSide; ++y)
           for (int x = 1; x <= kTileSide; ++x) {
-            auto f = [&](int ox, int oy, int oz) { return block[block_index(x + ox, y + oy, z + oz)]; };
-            const float c = f(0, 0, 0);
-            const float fx = 0.5f * (f(1, 0, 0) - f(-1, 0, 0));
-            const float fy = 0.5f * (f(0, 1, 0) - f(0, -1, 0));
-            const float fz = 0.5f * (f(0, 0, 1) - f(0, 0, -1));
-            const float fxx = f(1, 0, 0) - 2 * c + f(-1, 0, 0);
-            const float fyy = f(0, 1, 0) - 2 * c + f(0, -1, 0);
-            const float fzz = f(0, 0, 1) - 2 * c + f(0, 0, -1);
-            const float fxy = 0.25f * (f(1, 1, 0) - f(1, -1, 0) - f(-1, 1, 0) + f(-1, -1, 0));
-            const float fxz = 0.25f * (f(1, 0, 1) - f(1, 0, -1) - f(-1, 0, 1) + f(-1, 0, -1));
-            const float fyz = 0.25f * (f(0, 1, 1) - f(0, 1, -1) - f(0, -1, 1) + f(0, -1, -1));
-            const float g2 = fx * fx + fy * fy + fz * fz;
-            // κ|∇φ| = (φxx(φy²+φz²) + φyy(φx²+φz²) + φzz(φx²+φy²) − 2φxφyφxy − 2φxφzφxz − 2φyφzφyz) / |∇φ|²
-            const float numerator = fxx * (fy * fy + fz * fz) + fyy * (fx * fx + fz * fz) + fzz * (fx * fx + fy * fy) -
-                                    2 * (fx * fy * fxy + fx * fz * fxz + fy * fz * fyz);
-            const float speed = g2 > 1e-12f ? numerator / g2 : 0.0f;
+            const float* centre = block + block_index(x, y, z);
+            const float c = centre[0];
+            const float speed = curvature_speed(centre, kBlock, kBlock * kBlock);
             out[SortedTileList::voxel_index(x - 1, y - 1, z - 1)] = std::clamp(c + dt * alpha_ * speed, -gamma, gamma);
           }
     }

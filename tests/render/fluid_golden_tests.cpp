@@ -3,11 +3,9 @@
 // Each variant is the base scene plus one [pass.fluid] table, written to a temporary folder.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
-
 #include "engine/app/capture.h"
 #include "tests/render/image_compare.h"
+#include "tests/render/scene_variant.h"
 
 namespace meniscus {
 namespace {
@@ -15,21 +13,8 @@ namespace {
 constexpr uint32_t kFrames = 30;  // half a second into the fountain: stream, splash, pool
 
 CaptureResult render_fluid(const std::string& name, const std::string& fluid_table) {
-  const std::filesystem::path base = std::filesystem::path(MENISCUS_SOURCE_DIR) / "tests/render/scenes/fluid_base.toml";
-  std::ifstream in(base);
-  std::stringstream text;
-  text << in.rdbuf() << "\n[pass.fluid]\nradius = 0.06\n" << fluid_table << "\n";
-  // Outside the source tree (ctest may run in it); the scene reads no relative data paths.
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "meniscus-fluid-tests";
-  std::filesystem::create_directories(dir);
-  const std::filesystem::path scene = dir / ("fluid_scene_" + name + ".toml");
-  std::ofstream(scene) << text.str();
-  CaptureOptions options;
-  options.scene = scene;
-  options.frames = kFrames;
-  options.sim = "cpu";
-  options.validation = true;
-  return capture(options);
+  return testing::capture_variant("tests/render/scenes/fluid_base.toml", "fluid_scene_" + name,
+                                  "[pass.fluid]\nradius = 0.06\n" + fluid_table, kFrames);
 }
 
 void check_fluid_golden(const std::string& name, const std::string& fluid_table) {

@@ -4,11 +4,9 @@
 // the scene alone.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
-
 #include "engine/app/capture.h"
 #include "tests/render/image_compare.h"
+#include "tests/render/scene_variant.h"
 
 namespace meniscus {
 namespace {
@@ -16,21 +14,7 @@ namespace {
 constexpr uint32_t kFrames = 20;  // a third of a second: the surge halfway along the tank
 
 CaptureResult render_dam_break(const std::string& name, const std::string& pass_table) {
-  const std::filesystem::path base =
-      std::filesystem::path(MENISCUS_SOURCE_DIR) / "tests/render/scenes/dam_break_small.toml";
-  std::ifstream in(base);
-  std::stringstream text;
-  text << in.rdbuf() << "\n" << pass_table << "\n";
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "meniscus-sph-render-tests";
-  std::filesystem::create_directories(dir);
-  const std::filesystem::path scene = dir / ("dam_break_" + name + ".toml");
-  std::ofstream(scene) << text.str();
-  CaptureOptions options;
-  options.scene = scene;
-  options.frames = kFrames;
-  options.sim = "cpu";
-  options.validation = true;
-  return capture(options);
+  return testing::capture_variant("tests/render/scenes/dam_break_small.toml", "dam_break_" + name, pass_table, kFrames);
 }
 
 void check_dam_break_golden(const std::string& name, const std::string& pass_table) {

@@ -12,16 +12,18 @@ int run_levelset(int argc, char** argv);
 int run_kdtree(int argc, char** argv);
 int run_fluid(int argc, char** argv);
 int run_sph(int argc, char** argv);
+int run_reconstruct(int argc, char** argv);
 }
 
 int main(int argc, char** argv) {
   const char* usage =
       "usage: meniscus-bench mc [--threads N] [--sizes 64,128,256] [--repeat R] [--no-vulkan] [--check]\n"
-      "       meniscus-bench levelset [--threads N] [--radii 100,200] [--steps N]\n"
+      "       meniscus-bench levelset [--threads N] [--radii 100,200] [--steps N] [--enright 128,256 [--enright-gamma G] [--enright-reinit K]]\n"
       "       meniscus-bench kdtree [--threads N] [--points N] [--k K] [--repeat R] [--cases uniform,sphere] [--traversal-cost C]\n"
       "       meniscus-bench fluid [--size 1920x1080] [--particles 65536,1048576] [--repeat R] [--device NAME]\n"
       "       meniscus-bench sph [--threads N] [--particles 65536,262144,1048576] [--steps N] [--warmup N] [--backends cpu,cuda]\n"
-      "       meniscus-bench sph --scene FILE.toml [--frames N] [--backends cpu,cuda]\n";
+      "       meniscus-bench sph --scene FILE.toml [--frames N] [--backends cpu,cuda]\n"
+      "       meniscus-bench reconstruct [--threads N] [--input points.ply] [--start-depth d] [--depth D] [--alpha A]\n";
   if (argc < 2 || !std::strcmp(argv[1], "--help")) {
     std::fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
@@ -32,6 +34,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[1], "kdtree")) return meniscus::bench::run_kdtree(argc - 1, argv + 1);
     if (!std::strcmp(argv[1], "fluid")) return meniscus::bench::run_fluid(argc - 1, argv + 1);
     if (!std::strcmp(argv[1], "sph")) return meniscus::bench::run_sph(argc - 1, argv + 1);
+    if (!std::strcmp(argv[1], "reconstruct")) return meniscus::bench::run_reconstruct(argc - 1, argv + 1);
   } catch (const meniscus::InputError& error) {
     std::fprintf(stderr, "meniscus-bench: %s\n", error.what());
     return 2;

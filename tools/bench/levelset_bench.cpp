@@ -2,6 +2,8 @@
 // OpenVDB's LevelSetFilter::meanCurvature in the same run on the same threads: ms per step,
 // active tiles and voxels, voxel updates per second, memory, and the radius error after N steps
 // against the analytic r(t) of each implementation's own curvature convention.
+// --enright 128,256: the Enright test (WENO5/RK3, one period) at those resolutions: volume
+// loss, area, centroid shift, time.
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
@@ -17,6 +19,7 @@
 #include "engine/core/error.h"
 #include "engine/profile/json_writer.h"
 #include "sim/levelset/curvature_flow.h"
+#include "sim/levelset/enright.h"
 #include "sim/levelset/level_set_builder.h"
 #include "tools/bench/bench_setup.h"
 #include "tools/bench/peers.h"
@@ -31,7 +34,18 @@ struct Options {
   int threads = int(tbb::info::default_concurrency());
   std::vector<float> radii{100.0f, 200.0f};
   int steps = 10;
+  bool radii_given = false;
+  std::vector<int> enright;  // resolutions
+  float enright_gamma = 1.5f;
+  int enright_reinit = 0;
 };
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) items.push_back(item);
+  return items;
+}
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -45,12 +59,27 @@ Options parse(int argc, char** argv) {
     else if (flag == "--steps") o.steps = std::max(1, std::atoi(value().c_str()));
     else if (flag == "--radii") {
       o.radii.clear();
-      std::stringstream list(value());
-      for (std::string item; std::getline(list, item, ',');) {
+      o.radii_given = true;
+      for (const std::string& item : split(value())) {
         const float r = std::strtof(item.c_str(), nullptr);
         if (!(r >= 4.0f && r <= 1000.0f)) throw InputError("--radii: each radius must be in [4, 1000], got '" + item + "'");
         o.radii.push_back(r);
       }
+    } else if (flag == "--enright") {
+      for (const std::string& item : split(value())) {
+        const int n = std::atoi(item.c_str());
+        if (n < 16 || n > 2048) throw InputError("--enright: each resolution must be in [16, 2048], got '" + item + "'");
+        o.enright.push_back(n);
+      }
+    } else if (flag == "--enright-gamma") {
+      const std::string v = value();
+      o.enright_gamma = std::strtof(v.c_str(), nullptr);
+      if (!(o.enright_gamma >= 1.0f && o.enright_gamma <= 8.0f))
+        throw InputError("--enright-gamma: must be in [1, 8] voxels, got '" + v + "'");
+    } else if (flag == "--enright-reinit") {
+      const std::string v = value();
+      o.enright_reinit = std::atoi(v.c_str());
+      if (o.enright_reinit < 0 || o.enright_reinit > 20) throw InputError("--enright-reinit: must be in [0, 20], got '" + v + "'");
     } else throw InputError("levelset: unknown flag '" + flag + "'");
   }
   return o;
@@ -77,11 +106,47 @@ void emit(const char* impl, float radius, const Options& o, double ms_per_step, 
   print_line(json);
 }
 
+void run_enright_case(int resolution, const Options& o) {
+  sim::levelset::EnrightSetup setup;
+  setup.resolution = resolution;
+  setup.gamma = o.enright_gamma;
+  setup.reinit_iterations = o.enright_reinit;
+  const sim::levelset::EnrightResult r = run_enright(setup);
+  profile::JsonWriter json;
+  json.begin_object();
+  json.key("bench").value("levelset");
+  json.key("case").value("enright");
+  json.key("resolution").value(uint64_t(resolution));
+  json.key("impl").value("meniscus-cpu-stl");
+  json.key("scheme").value("weno5-rk3");
+  json.key("gamma_voxels").value(double(setup.gamma));
+  json.key("reinit_iterations").value(uint64_t(setup.reinit_iterations));
+  json.key("threads").value(uint64_t(o.threads));
+  json.key("period").value(double(setup.period));
+  json.key("steps").value(uint64_t(r.steps));
+  json.key("seconds").value(r.seconds);
+  json.key("ms_per_step").value(r.seconds * 1e3 / std::max<uint32_t>(r.steps, 1));
+  json.key("max_active_tiles").value(uint64_t(r.max_tiles));
+  json.key("initial_volume_voxels").value(r.initial_volume);
+  json.key("final_volume_voxels").value(r.final_volume);
+  json.key("volume_loss").value(r.volume_loss);
+  json.key("initial_area_voxels2").value(r.initial_area);
+  json.key("final_area_voxels2").value(r.final_area);
+  json.key("max_area_voxels2").value(r.max_area);
+  json.key("centroid_shift_voxels").value(r.centroid_shift);
+  json.key("centroid_shift_domain").value(r.centroid_shift / resolution);
+  json.end_object();
+  print_line(json);
+}
+
 }  // namespace
 
 int run_levelset(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
+  for (const int n : o.enright) run_enright_case(n, o);
+  // --enright alone runs only the Enright test; with --radii as well, both.
+  if (!o.enright.empty() && !o.radii_given) return 0;
   for (const float radius : o.radii) {
     const float extent = 2 * radius + 24;
     const glm::vec3 centre(extent / 2 + 0.37f, extent / 2 - 0.29f, extent / 2 + 0.13f);

@@ -26,11 +26,29 @@
 #include "engine/profile/json_writer.h"
 #include "passes/surface/gpu_extraction.h"
 #include "sim/histopyramid/marching_cubes.h"
+#include "sim/histopyramid/marching_cubes_cuda.h"
 #include "sim/histopyramid/volume_io.h"
 #include "tools/bench/bench_setup.h"
 #include "tools/bench/peers.h"
+#include "tools/bench/vtk_flying_edges.h"
 
 namespace meniscus::bench {
+
+std::optional<PeerResult> vtk_flying_edges(const sim::Volume& volume, float iso, int threads, int repeat) {
+  const FlyingEdgesInput in{volume.values.data(),
+                            {volume.dims.x, volume.dims.y, volume.dims.z},
+                            {volume.spacing.x, volume.spacing.y, volume.spacing.z},
+                            {volume.origin.x, volume.origin.y, volume.origin.z},
+                            iso,
+                            threads,
+                            repeat};
+  FlyingEdgesRun run;
+  if (!run_vtk_flying_edges(in, run)) return std::nullopt;
+  return PeerResult{std::move(run.ms), run.vertices, run.triangles};
+}
+
+const char* vtk_version() { return vtk_flying_edges_version(); }
+
 namespace {
 
 struct Options {
@@ -38,6 +56,7 @@ struct Options {
   std::vector<uint32_t> sizes{64, 128, 256};
   int repeat = 5;
   bool vulkan = true;
+  bool cuda = true;
   bool check = false;  // exit 1 unless our shared-vertex and triangle counts equal Flying Edges'
 };
 
@@ -52,6 +71,7 @@ Options parse(int argc, char** argv) {
     if (flag == "--threads") o.threads = std::max(1, std::atoi(value().c_str()));
     else if (flag == "--repeat") o.repeat = std::max(1, std::atoi(value().c_str()));
     else if (flag == "--no-vulkan") o.vulkan = false;
+    else if (flag == "--no-cuda") o.cuda = false;
     else if (flag == "--check") o.check = true;
     else if (flag == "--sizes") {
       o.sizes.clear();
@@ -73,7 +93,8 @@ double median(std::vector<double> v) {
 
 void emit(const std::string& case_name, const sim::Volume& volume, float iso, const Options& o, const char* impl,
           const std::vector<double>& ms, uint64_t vertices, uint64_t triangles, const std::string& device,
-          double reference_ms = 0, const char* vertex_kind = "shared") {
+          double reference_ms = 0, const char* vertex_kind = "shared",
+          const std::vector<std::pair<std::string, double>>& phases = {}) {
   profile::JsonWriter json;
   const double m = median(ms);
   json.begin_object();
@@ -93,6 +114,7 @@ void emit(const std::string& case_name, const sim::Volume& volume, float iso, co
   json.key("triangles").value(triangles);
   json.key("repeat").value(uint64_t(ms.size()));
   if (reference_ms > 0) json.key("speedup_vs_vtk_flying_edges").value(reference_ms / m);
+  for (const auto& [name, ms_phase] : phases) json.key(name).value(ms_phase);
   json.end_object();
   print_line(json);
 }
@@ -115,6 +137,22 @@ int run_mc(int argc, char** argv) {
   for (uint32_t n : o.sizes) cases.push_back({"cayley", sim::make_field("cayley", n), 0.0f});
   cases.push_back({"ct_head", sim::load_volume(find_data_file("vtk-data/headsq/quarter.nhdr").string()), 500.0f});
 
+  // The CUDA figures need a lent GPU; elsewhere one line says why they are missing.
+  bool cuda = o.cuda;
+  if (cuda) {
+    std::string why;
+    cuda = sim::cuda_marching_cubes_available(&why);
+    if (!cuda) {
+      profile::JsonWriter json;
+      json.begin_object();
+      json.key("bench").value("mc");
+      json.key("impl").value("meniscus-cuda-histopyramid");
+      json.key("skipped").value(why);
+      json.end_object();
+      print_line(json);
+    }
+  }
+
   int failures = 0;
   for (const Case& c : cases) {
     // VTK first: its time is the reference the ratio is taken against.
@@ -126,16 +164,20 @@ int run_mc(int argc, char** argv) {
            std::string("cpu, VTK ") + vtk_version());
     }
 
-    std::vector<double> ours;
+    std::vector<double> ours, classify, build, extract;
     sim::IndexedMesh mesh;
     sim::MarchingCubes marching_cubes;  // one object, like the one filter VTK re-runs
     for (int r = 0; r < o.repeat; ++r) {
       sim::McStats stats;
       mesh = marching_cubes.extract(c.volume, c.iso, &stats);
       ours.push_back(stats.classify_ms + stats.build_ms + stats.extract_ms);
+      classify.push_back(stats.classify_ms);
+      build.push_back(stats.build_ms);
+      extract.push_back(stats.extract_ms);
     }
     emit(c.name, c.volume, c.iso, o, "meniscus-cpu-histopyramid", ours, mesh.positions.size(), mesh.triangles.size(),
-         "cpu", vtk_ms);
+         "cpu", vtk_ms, "shared",
+         {{"classify_ms_median", median(classify)}, {"build_ms_median", median(build)}, {"extract_ms_median", median(extract)}});
     // Vertices sit on crossed edges whatever the case table, so the counts must agree exactly;
     // triangles may differ only where tables split ambiguous faces differently (ours and VTK's
     // have agreed on every case measured so far, so any difference is reported).
@@ -147,6 +189,26 @@ int run_mc(int argc, char** argv) {
     if (o.check && vtk && vtk->triangles != mesh.triangles.size())
       std::fprintf(stderr, "meniscus-bench: %s: %zu triangles, Flying Edges %llu (ambiguous cases split differently)\n",
                    c.name.c_str(), mesh.triangles.size(), (unsigned long long)vtk->triangles);
+
+    if (cuda) {
+      // Classification + build + extraction (positions, normals, edge ids) on the device, from
+      // CUDA events; the samples are uploaded once, the first run warms up.
+      sim::CudaMarchingCubes on_device(c.volume);
+      std::vector<double> runs;
+      uint64_t vertices = 0;
+      for (int r = 0; r <= o.repeat; ++r) {
+        const sim::CudaSoup soup = on_device.extract(c.iso, /*read_back=*/false);
+        vertices = soup.vertices;
+        if (r > 0) runs.push_back(soup.gpu_ms);
+      }
+      emit(c.name, c.volume, c.iso, o, "meniscus-cuda-histopyramid", runs, vertices, vertices / 3, on_device.device_name(),
+           vtk_ms, "soup");
+      if (o.check && vertices != mesh.triangles.size() * 3) {
+        std::fprintf(stderr, "meniscus-bench: %s: CUDA emitted %llu vertices, CPU %zu\n", c.name.c_str(),
+                     (unsigned long long)vertices, mesh.triangles.size() * 3);
+        failures++;
+      }
+    }
 
     if (context) {
       try {

@@ -1,6 +1,6 @@
-#include "tools/bench/peers.h"
+#include "tools/bench/vtk_flying_edges.h"
 
 namespace meniscus::bench {
-std::optional<PeerResult> vtk_flying_edges(const sim::Volume&, float, int, int) { return std::nullopt; }
-const char* vtk_version() { return "not built"; }
+bool run_vtk_flying_edges(const FlyingEdgesInput&, FlyingEdgesRun&) { return false; }
+const char* vtk_flying_edges_version() { return "not built"; }
 }  // namespace meniscus::bench

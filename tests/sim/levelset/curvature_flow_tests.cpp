@@ -5,6 +5,7 @@
 
 #include "sim/levelset/curvature_flow.h"
 #include "sim/levelset/level_set_builder.h"
+#include "tests/sim/levelset/levelset_test_helpers.h"
 
 namespace meniscus::sim::levelset {
 
@@ -22,7 +23,8 @@ TEST_CASE("a sphere under mean-curvature flow follows r^2 = r0^2 - 4 alpha t", "
   for (int step = 1; step <= 100; ++step) {
     flow.step(list, dt);
     list.manage();
-    REQUIRE(list.check_invariants().empty());
+    INFO(testing::list_problems(list));
+    REQUIRE(testing::list_problems(list).empty());
     if (step % 10 == 0) {
       const double t = step * double(dt);
       const double expected = std::sqrt(r0 * r0 - 4.0 * alpha * t);

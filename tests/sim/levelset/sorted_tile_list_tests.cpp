@@ -6,28 +6,11 @@
 
 #include "engine/core/error.h"
 #include "sim/levelset/level_set_builder.h"
+#include "tests/sim/levelset/levelset_test_helpers.h"
 
 namespace meniscus::sim::levelset {
-namespace {
-
-DistanceFn sphere(glm::vec3 centre, float radius) {
-  return [=](glm::vec3 p) { return glm::length(p - centre) - radius; };
-}
-
-// Every voxel of the box with |sdf| < γ must lie in an active tile (the narrow band is covered).
-size_t uncovered_band_voxels(const SortedTileList& list, const DistanceFn& sdf, glm::ivec3 lo, glm::ivec3 hi) {
-  size_t missing = 0;
-  for (int z = lo.z; z < hi.z; ++z)
-    for (int y = lo.y; y < hi.y; ++y)
-      for (int x = lo.x; x < hi.x; ++x) {
-        if (std::abs(sdf(glm::vec3(x, y, z))) >= list.gamma()) continue;
-        const TileCoord c{x / kTileSide, y / kTileSide, z / kTileSide};
-        missing += !list.find(key_of(c)).has_value();
-      }
-  return missing;
-}
-
-}  // namespace
+using testing::sphere;
+using testing::uncovered_band_voxels;
 
 TEST_CASE("a sphere's narrow band is covered by a sorted, consistent tile list", "[levelset][stl]") {
   SortedTileList list(1.5f, 8);  // small pool: building it must grow by reallocation

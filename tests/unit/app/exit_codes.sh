@@ -32,10 +32,20 @@ expect 2 "unknown command" explode
 expect 0 "meniscus 0." --version
 expect 0 "triangles" mesh sphere:24 --iso 0 -o "$tmp/sphere.ply"
 expect 0 "cells/s, vulkan" mesh sphere:24 --iso 0 --sim vulkan --validation -o "$tmp/sphere_gpu.obj"
-expect 2 "--sim: expected cpu or vulkan" mesh sphere:24 --iso 0 --sim cuda -o "$tmp/x.ply"
+expect 2 "--sim: expected cpu, vulkan or cuda" mesh sphere:24 --iso 0 --sim metal -o "$tmp/x.ply"
 expect 2 "outside the data range" mesh cayley:16 --iso 9 -o "$tmp/x.ply"
 expect 2 "--iso is required" mesh cayley:16 -o "$tmp/x.ply"
 expect 2 "unknown field 'teapot'" mesh teapot:16 --iso 0 -o "$tmp/x.ply"
+# Level sets from meshes: a closed tetrahedron evolves; an open triangle has no inside.
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n' >"$tmp/tet.obj"
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' >"$tmp/open.obj"
+expect 0 "tiles ->" levelset "$tmp/tet.obj" --resolution 24 --mcf 1 --steps 3 -o "$tmp/tet.vdb"
+expect 0 "0 steps" levelset "$tmp/tet.vdb" -o "$tmp/tet2.vdb"
+expect 2 "3 boundary edges" levelset "$tmp/open.obj" -o "$tmp/open.vdb"
+expect 2 "-o out.vdb is required" levelset "$tmp/tet.obj"
+expect 2 "--scheme: expected upwind or weno5" levelset "$tmp/tet.obj" --scheme eno -o "$tmp/x.vdb"
+expect 2 "one of --steps, --time, --until-converged" levelset "$tmp/tet.obj" --steps 3 --time 1 -o "$tmp/x.vdb"
+expect 1 "not built yet" levelset "$tmp/tet.obj" --sim cuda -o "$tmp/x.vdb"
 # Stage settings are checked before any device is opened: no device line precedes the error.
 "$meniscus" capture "$tmp/count.toml" 2>&1 | grep -q "device:" && { echo "FAIL: device opened before the scene was checked"; failures=$((failures + 1)); }
 exit $failures

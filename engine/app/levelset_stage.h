@@ -1,0 +1,53 @@
+#pragma once
+// A level set evolving in a scene ([[stage]] type = "levelset"): a closed mesh scan-converted
+// into a sorted tile list, then one or more evolution steps per frame (normal speed F,
+// mean-curvature flow α), written each frame into a dense volume that the surface pass draws
+// ([pass.surface] volume = "stage:levelset").
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "engine/app/param_table.h"
+#include "engine/app/scene.h"
+#include "sim/histopyramid/volume.h"
+#include "sim/levelset/evolution.h"
+#include "sim/levelset/sorted_tile_list.h"
+
+namespace meniscus {
+
+struct LevelSetStageSettings {
+  std::filesystem::path mesh;  // a closed .ply or .obj
+  int resolution = 128;        // voxels along the mesh's longest side
+  int margin = 8;              // voxels of room around it
+  float mcf = 1.0f;            // α, voxels² per unit time
+  float speed = 0.0f;          // F, voxels per unit time (positive grows)
+  std::string scheme = "upwind";
+  int steps_per_frame = 1;
+};
+
+// Reads and checks the table (InputError naming the file and field).
+LevelSetStageSettings read_levelset_settings(const ParamTable& table, const Scene& scene);
+
+class LevelSetStage {
+ public:
+  explicit LevelSetStage(const LevelSetStageSettings& settings);
+
+  void step();  // steps_per_frame evolution steps (none once the surface has vanished)
+  // -φ of the current frame (positive inside, so iso 0 is the surface as for a scan's density),
+  // in the mesh's world units.
+  const sim::Volume& volume();
+  size_t tiles() const { return list_->size(); }
+  double time() const { return time_; }
+
+ private:
+  LevelSetStageSettings settings_;
+  std::unique_ptr<sim::levelset::SortedTileList> list_;
+  std::unique_ptr<sim::levelset::LevelSetEvolution> evolution_;
+  glm::ivec3 dims_{0};
+  sim::Volume volume_;
+  std::vector<float> phi_;
+  bool volume_current_ = false;
+  double time_ = 0.0;
+};
+
+}  // namespace meniscus

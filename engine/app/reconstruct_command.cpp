@@ -1,0 +1,82 @@
+#include "engine/app/reconstruct_command.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "sim/common/mesh_reader.h"
+#include "sim/histopyramid/marching_cubes.h"
+#include "sim/levelset/dense_sampling.h"
+#include "sim/levelset/vdb_io.h"
+#include "sim/reconstruct/reconstruction.h"
+
+namespace meniscus {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+// The band's voxels as a dense volume (world placement from the frame), negated so that inside
+// is positive as for the other volumes marching cubes reads (sim/histopyramid/volume.h).
+sim::Volume dense_volume(const sim::reconstruct::Reconstruction& r) {
+  const int level = r.frame.finest;
+  glm::ivec3 lo(INT32_MAX), hi(INT32_MIN);
+  for (const sim::levelset::TileEntry& e : r.list->active()) {
+    const sim::levelset::TileCoord c = sim::levelset::coord_of(e.key);
+    lo = glm::min(lo, glm::ivec3(c.x, c.y, c.z) * sim::levelset::kTileSide);
+    hi = glm::max(hi, glm::ivec3(c.x + 1, c.y + 1, c.z + 1) * sim::levelset::kTileSide);
+  }
+  lo -= 1;  // one voxel of outside all round closes the surface
+  hi += 1;
+  sim::Volume volume;
+  volume.dims = glm::uvec3(hi - lo);
+  volume.spacing = glm::vec3(float(r.frame.voxel_size(level)));
+  volume.origin = glm::vec3(r.frame.world_of(glm::vec3(lo), level));
+  volume.source = "reconstructed level set";
+  sim::levelset::sample_dense(*r.list, lo, hi - lo, volume.values);
+  for (float& v : volume.values) v = -v;
+  return volume;
+}
+
+}  // namespace
+
+int reconstruct_points(const ReconstructOptions& o) {
+  const auto start = Clock::now();
+  const sim::TriangleMesh cloud = sim::read_mesh(o.input);
+  std::vector<glm::vec3> points;
+  points.reserve(cloud.vertices.size());
+  for (const auto& v : cloud.vertices) points.emplace_back(v[0], v[1], v[2]);
+  std::printf("reconstruct: %s: %zu points, levels %d..%d, alpha %g\n", o.input.string().c_str(), points.size(),
+              o.start_depth, o.depth, double(o.alpha));
+  sim::reconstruct::ReconstructionParams params;
+  params.coarsest = o.start_depth;
+  params.finest = o.depth;
+  params.alpha = o.alpha;
+  const std::string name = o.input.string();
+  const sim::reconstruct::Reconstruction r =
+      sim::reconstruct::reconstruct_surface(points, params, name.c_str(), [](const sim::reconstruct::LevelReport& l) {
+        std::printf("level %2d: %4d iterations%s, %7zu tiles, %7.2f s (potential %.0f ms, %llu tiles), E %.4f%% (mean |phi| %.3f voxels)\n",
+                    l.level, l.iterations, l.converged ? "" : " (not converged)", l.tiles, l.seconds, l.potential_ms,
+                    static_cast<unsigned long long>(l.potential_tiles), l.error_percent, l.mean_abs_phi);
+        std::fflush(stdout);
+      });
+  std::printf("octree: %zu nodes (%zu merged leaves), %.1f ms\n", r.octree_nodes, r.merged_leaves, r.octree_ms);
+
+  const double h = r.frame.voxel_size(o.depth);
+  if (o.output.extension() == ".vdb") {
+    // The cube's corner is on the lattice of level-D voxels (reconstruction_frame.h).
+    const glm::ivec3 offset = glm::ivec3(glm::round(r.frame.cube_origin / h)) - r.frame.offset(o.depth);
+    sim::levelset::write_vdb(o.output, *r.list, offset, float(h));
+    std::printf("%zu tiles -> %s\n", r.list->size(), o.output.string().c_str());
+  } else {
+    const sim::Volume volume = dense_volume(r);
+    const sim::IndexedMesh mesh = sim::MarchingCubes().extract(volume, 0.0f);
+    sim::write_mesh(o.output, mesh);
+    std::printf("%zu triangles, %zu vertices -> %s\n", mesh.triangles.size(), mesh.positions.size(),
+                o.output.string().c_str());
+  }
+  std::printf("reconstruct: %.2f s in all\n", ms_since(start) / 1e3);
+  return 0;
+}
+
+}  // namespace meniscus

@@ -1,0 +1,99 @@
+#include "sim/levelset/evolution.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/levelset/curvature.h"
+#include "sim/levelset/halo_block.h"
+
+namespace meniscus::sim::levelset {
+namespace {
+
+// Whether φ is ±γ at p[0] and equal to it across the 3^3 neighbourhood (curvature) and along
+// the axes as far as the upwind stencil reaches.
+bool flat_beyond_band(const float* p, int reach, float gamma) {
+  const float c = p[0];
+  if (std::abs(c) != gamma) return false;
+  for (int oz = -1; oz <= 1; ++oz)
+    for (int oy = -1; oy <= 1; ++oy)
+      for (int ox = -1; ox <= 1; ++ox)
+        if (p[ox + oy * kHaloStrideY + oz * kHaloStrideZ] != c) return false;
+  for (int k = 2; k <= reach; ++k)
+    for (const int s : {1, kHaloStrideY, kHaloStrideZ})
+      if (p[k * s] != c || p[-k * s] != c) return false;
+  return true;
+}
+
+}  // namespace
+
+LevelSetEvolution::LevelSetEvolution(EvolutionParams params) : params_(std::move(params)) {
+  if (!(params_.cfl > 0.0f && params_.cfl <= 1.0f)) throw std::invalid_argument("LevelSetEvolution: cfl must be in (0, 1]");
+  if (params_.alpha < 0.0f) throw std::invalid_argument("LevelSetEvolution: alpha must be >= 0");
+}
+
+float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<float>& out) {
+  const auto& active = list.active();
+  tile_speed_.assign(active.size(), 0.0f);
+  const EvolutionParams& p = params_;
+  const float sqrt3 = std::sqrt(3.0f);
+  const int reach = stencil_reach(p.scheme);
+  for_each_halo_block(list, [&](size_t position, uint32_t, const float* block) {
+    const TileCoord tile = coord_of(active[position].key);
+    const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
+    float* r = out.data() + position * kTileVoxels;
+    float fastest = 0;
+    for (int z = 0; z < kTileSide; ++z)
+      for (int y = 0; y < kTileSide; ++y)
+        for (int x = 0; x < kTileSide; ++x) {
+          const float* centre = block + halo_index(x, y, z);
+          if (flat_beyond_band(centre, reach, list.gamma())) {
+            // Every term's differences vanish here and the rescaling term only pushes φ
+            // further past ±γ, where the clamp returns it: the voxel cannot change, and
+            // skipping it spares the velocity field's evaluation (half the band is such).
+            r[SortedTileList::voxel_index(x, y, z)] = 0;
+            continue;
+          }
+          const glm::vec3 voxel = origin + glm::vec3(x, y, z);
+          const OneSidedGradient g = one_sided_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ);
+          float l = 0, speed = 0;
+          if (p.normal_speed) {
+            const float f = p.normal_speed(voxel);
+            l -= f * godunov_norm(g, f);
+            speed += sqrt3 * std::abs(f);
+          }
+          if (p.velocity) {
+            const glm::vec3 u = p.velocity(voxel, t);
+            l -= glm::dot(u, upwind_gradient(g, u));
+            speed += std::abs(u.x) + std::abs(u.y) + std::abs(u.z);
+          }
+          if (p.alpha > 0) {
+            l += p.alpha * curvature_speed(centre, kHaloStrideY, kHaloStrideZ);
+            speed += 6 * p.alpha;
+          }
+          if (p.rescaling_speed) {
+            const float s = centre[0] / std::sqrt(centre[0] * centre[0] + 1.0f);
+            l += s * (1.0f - godunov_norm(g, s));
+            speed += sqrt3;
+          }
+          r[SortedTileList::voxel_index(x, y, z)] = l;
+          fastest = std::max(fastest, speed);
+        }
+    tile_speed_[position] = fastest;
+  });
+  return tile_speed_.empty() ? 0.0f : *std::max_element(tile_speed_.begin(), tile_speed_.end());
+}
+
+float LevelSetEvolution::step(SortedTileList& list, float t, float max_dt) {
+  // A surface that has vanished has nothing left to move: the time passes (when bounded).
+  float dt = std::isfinite(max_dt) ? max_dt : 0.0f;
+  if (list.size()) {
+    dt = integrator_.step(list, params_.scheme, t, params_.cfl, max_dt,
+                          [this](const SortedTileList& l, float time, std::vector<float>& out) { return rate(l, time, out); });
+    reinitialiser_.run(list, params_.reinit);
+  }
+  status_ = list.manage();
+  return dt;
+}
+
+}  // namespace meniscus::sim::levelset

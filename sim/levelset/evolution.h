@@ -1,0 +1,52 @@
+#pragma once
+// The compute step of Eq. 1 (Jalba et al. 2013, §3.4) on the sorted tile list:
+//   φ_t = −F(x)|∇φ| − U(x, t)·∇φ + α κ|∇φ|  [+ S(φ)(1 − |∇φ|), the rescaling-speed term]
+// The hyperbolic terms are upwinded (first order, or HJ-WENO5), the curvature term takes
+// central differences, time is forward Euler or TVD-RK3 with U evaluated at each stage's time;
+// values are clamped to ±γ, dt follows the CFL condition, an optional reinitialisation PDE
+// runs after each step, and tile management (activity flags, creation, removal, growth) ends
+// it. All lengths are in voxels; velocities and speeds in voxels per unit time.
+#include <limits>
+
+#include "sim/levelset/reinitialise.h"
+#include "sim/levelset/sorted_tile_list.h"
+#include "sim/levelset/tvd_runge_kutta.h"
+#include "sim/levelset/upwind.h"
+#include "sim/levelset/velocity_field.h"
+
+namespace meniscus::sim::levelset {
+
+struct EvolutionParams {
+  Scheme scheme = Scheme::kWeno5;
+  SpeedField normal_speed;  // F(x), positive moves the surface outwards; empty: F = 0
+  VelocityField velocity;   // U(x, t); empty: U = 0
+  float alpha = 0.0f;       // curvature weight α
+  // The paper's extra term sgn(φ)(1 − |∇φ|) (smoothed sign), keeping φ near a distance
+  // function without a separate reinitialisation.
+  bool rescaling_speed = false;
+  float cfl = 0.5f;      // Courant number ν: dt = ν / (Σ_a |U_a| + √3 |F| + 6α [+ √3])
+  ReinitParams reinit;   // iterations > 0: the reinitialisation PDE after every step
+};
+
+class LevelSetEvolution {
+ public:
+  explicit LevelSetEvolution(EvolutionParams params);
+
+  // Advances from time t by one CFL-limited step no longer than max_dt, then reinitialises
+  // (when asked) and manages the tiles. Returns the step taken.
+  float step(SortedTileList& list, float t, float max_dt = std::numeric_limits<float>::infinity());
+
+  const EvolutionParams& params() const { return params_; }
+  const TileStatus& last_status() const { return status_; }
+
+ private:
+  float rate(const SortedTileList& list, float t, std::vector<float>& out);
+
+  EvolutionParams params_;
+  TvdRungeKutta integrator_;
+  Reinitialiser reinitialiser_;
+  std::vector<float> tile_speed_;  // per active tile, the CFL speed it met
+  TileStatus status_;
+};
+
+}  // namespace meniscus::sim::levelset

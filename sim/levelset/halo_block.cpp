@@ -1,0 +1,73 @@
+#include "sim/levelset/halo_block.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+
+#include "sim/levelset/neighbour_tracker.h"
+
+namespace meniscus::sim::levelset {
+namespace {
+
+// Direction index (into neighbour_offsets) of offset (dx, dy, dz), each in {-1, 0, 1}.
+int direction_of(int dx, int dy, int dz) {
+  const int linear = (dz + 1) * 9 + (dy + 1) * 3 + (dx + 1);  // 0..26, 13 is the centre
+  return linear < 13 ? linear : linear - 1;
+}
+
+// Which tile a local coordinate falls in along one axis: -1, 0 or +1.
+int side_of(int v) { return v < 0 ? -1 : v >= kTileSide ? 1 : 0; }
+
+}  // namespace
+
+void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels]) {
+  const float gamma = list.gamma();
+  const float* own = list.tile(id);
+  // Row by row; a row crosses at most three tiles along x, copied as runs.
+  constexpr int kRunStart[3] = {-kHalo, 0, kTileSide};
+  constexpr int kRunEnd[3] = {0, kTileSide, kTileSide + kHalo};
+  for (int z = -kHalo; z < kTileSide + kHalo; ++z)
+    for (int y = -kHalo; y < kTileSide + kHalo; ++y) {
+      const int dy = side_of(y), dz = side_of(z);
+      float* row = block + halo_index(0, y, z);
+      for (int run = 0; run < 3; ++run) {
+        const int dx = run - 1;
+        const uint32_t source = (dx || dy || dz) ? neighbours[direction_of(dx, dy, dz)] : id;
+        if (source == UINT32_MAX) {
+          // Beyond the band: ±γ by the sign of this tile's nearest voxel (per voxel, since a
+          // tile's border layer can hold both signs).
+          const int cy = std::clamp(y, 0, kTileSide - 1), cz = std::clamp(z, 0, kTileSide - 1);
+          for (int x = kRunStart[run]; x < kRunEnd[run]; ++x) {
+            const int cx = std::clamp(x, 0, kTileSide - 1);
+            row[x] = own[SortedTileList::voxel_index(cx, cy, cz)] < 0 ? -gamma : gamma;
+          }
+        } else {
+          const float* from = list.tile(source) +
+                              SortedTileList::voxel_index(0, y - dy * kTileSide, z - dz * kTileSide) - dx * kTileSide;
+          for (int x = kRunStart[run]; x < kRunEnd[run]; ++x) row[x] = from[x];
+        }
+      }
+    }
+}
+
+void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit) {
+  const auto& active = list.active();
+  if (active.empty()) return;
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, active.size(), 128), [&](const tbb::blocked_range<size_t>& chunk) {
+    alignas(64) float block[kHaloVoxels];
+    uint32_t neighbours[26];
+    std::array<size_t, 26> positions;
+    NeighbourTracker tracker(active, +1);
+    tracker.start(active[chunk.begin()].key);
+    for (size_t i = chunk.begin(); i != chunk.end(); ++i) {
+      tracker.neighbours(active[i].key, positions);
+      for (int d = 0; d < 26; ++d) neighbours[d] = positions[d] == SIZE_MAX ? UINT32_MAX : active[positions[d]].id;
+      gather_halo(list, active[i].id, neighbours, block);
+      visit(i, active[i].id, block);
+    }
+  });
+}
+
+}  // namespace meniscus::sim::levelset

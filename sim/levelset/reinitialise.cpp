@@ -1,0 +1,37 @@
+#include "sim/levelset/reinitialise.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/levelset/halo_block.h"
+
+namespace meniscus::sim::levelset {
+
+void Reinitialiser::run(SortedTileList& list, const ReinitParams& params) {
+  if (params.iterations <= 0 || list.size() == 0) return;
+  const auto& active = list.active();
+  phi0_.resize(active.size() * kTileVoxels);
+  for (size_t i = 0; i < active.size(); ++i) std::copy_n(list.tile(active[i].id), kTileVoxels, phi0_.data() + i * kTileVoxels);
+
+  const Scheme scheme = params.scheme;
+  const RateFunction rate = [&](const SortedTileList& l, float, std::vector<float>& out) {
+    for_each_halo_block(l, [&](size_t position, uint32_t, const float* block) {
+      const float* phi0 = phi0_.data() + position * kTileVoxels;
+      float* r = out.data() + position * kTileVoxels;
+      for (int z = 0; z < kTileSide; ++z)
+        for (int y = 0; y < kTileSide; ++y)
+          for (int x = 0; x < kTileSide; ++x) {
+            const int v = SortedTileList::voxel_index(x, y, z);
+            const float s = phi0[v] / std::sqrt(phi0[v] * phi0[v] + 1.0f);
+            const OneSidedGradient g = one_sided_gradient(scheme, block + halo_index(x, y, z), kHaloStrideY, kHaloStrideZ);
+            r[v] = s * (1.0f - godunov_norm(g, s));
+          }
+    });
+    // |∂H/∂∇φ| summed over the axes is at most |S| √3 ≤ √3.
+    return std::sqrt(3.0f);
+  };
+  for (int k = 0; k < params.iterations; ++k)
+    integrator_.step(list, scheme, 0.0f, params.cfl, std::numeric_limits<float>::infinity(), rate);
+}
+
+}  // namespace meniscus::sim::levelset

@@ -1,0 +1,49 @@
+#pragma once
+// Fifth-order Hamilton–Jacobi WENO one-sided derivatives (Jiang & Peng 2000; Osher & Fedkiw,
+// "Level Set Methods and Dynamic Implicit Surfaces", §3.4) on a unit grid. Of the three
+// third-order ENO candidates, each is weighted by its smoothness so that across a kink —
+// including the kink where φ is clamped to ±γ at the edge of the narrow band — the stencils
+// that straddle it get almost no weight.
+#include <algorithm>
+
+namespace meniscus::sim::levelset {
+
+// The WENO combination of the five divided differences v1..v5 (v3 nearest the point on the
+// upwind side).
+[[gnu::always_inline]] inline float weno5(float v1, float v2, float v3, float v4, float v5) {
+  const float p1 = v1 / 3.0f - 7.0f / 6.0f * v2 + 11.0f / 6.0f * v3;
+  const float p2 = -v2 / 6.0f + 5.0f / 6.0f * v3 + v4 / 3.0f;
+  const float p3 = v3 / 3.0f + 5.0f / 6.0f * v4 - v5 / 6.0f;
+  const float a = v1 - 2 * v2 + v3, b = v1 - 4 * v2 + 3 * v3;
+  const float c = v2 - 2 * v3 + v4, d = v2 - v4;
+  const float e = v3 - 2 * v4 + v5, f = 3 * v3 - 4 * v4 + v5;
+  const float s1 = 13.0f / 12.0f * a * a + 0.25f * b * b;
+  const float s2 = 13.0f / 12.0f * c * c + 0.25f * d * d;
+  const float s3 = 13.0f / 12.0f * e * e + 0.25f * f * f;
+  // Osher & Fedkiw's ε scales with the data, so the weights stay scale invariant. The floor
+  // is for flat regions (all v = 0, as where φ is clamped to ±γ): its square must stay a
+  // normal float, or 0.6 / ε² overflows and the weights become inf / inf.
+  const float eps = 1e-6f * std::max(std::max(std::max(v1 * v1, v2 * v2), std::max(v3 * v3, v4 * v4)), v5 * v5) + 1e-10f;
+  const float a1 = 0.1f / ((s1 + eps) * (s1 + eps));
+  const float a2 = 0.6f / ((s2 + eps) * (s2 + eps));
+  const float a3 = 0.3f / ((s3 + eps) * (s3 + eps));
+  return (a1 * p1 + a2 * p2 + a3 * p3) / (a1 + a2 + a3);
+}
+
+struct OneSided {
+  float minus;  // φ_x^- (backward biased)
+  float plus;   // φ_x^+ (forward biased)
+};
+
+// One-sided derivatives at p[0] along the axis whose neighbours are p[±stride]; reads
+// p[-3 stride] .. p[3 stride].
+inline OneSided weno5_derivatives(const float* p, int s) {
+  const float d0 = p[-2 * s] - p[-3 * s], d1 = p[-s] - p[-2 * s], d2 = p[0] - p[-s];
+  const float d3 = p[s] - p[0], d4 = p[2 * s] - p[s], d5 = p[3 * s] - p[2 * s];
+  return {weno5(d0, d1, d2, d3, d4), weno5(d5, d4, d3, d2, d1)};
+}
+
+// First-order one-sided differences; reads p[-stride] .. p[stride].
+inline OneSided first_order_derivatives(const float* p, int s) { return {p[0] - p[-s], p[s] - p[0]}; }
+
+}  // namespace meniscus::sim::levelset

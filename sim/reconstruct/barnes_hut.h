@@ -1,0 +1,58 @@
+#pragma once
+// The potential P(x) = Σ_i d_i(x)^(1-p), d_i = sqrt(|x - x_i|² + ε²) (Jalba et al. 2013, §4.1),
+// whose normalised gradient is the direction of the Shepard field V (Eq. 2–3), by the
+// Barnes–Hut tree algorithm over a PointOctree: a node far enough from x contributes once, as
+// its count at its centroid; a near one is opened. The walk is the stackless traversal of
+// Algorithm 4: down to first children, across to the next sibling, up through parents when a
+// node was the last of its siblings, done on returning to the root.
+//
+// Multiresolution (§4.1, last paragraph): at level r the walk opens no node of depth r or more,
+// so level r sees the samples merged into level-r cells, one voxel each.
+#include <cstdint>
+#include <span>
+
+#include <glm/vec3.hpp>
+
+#include "sim/reconstruct/point_octree.h"
+
+namespace meniscus::sim::reconstruct {
+
+struct PotentialParams {
+  float p = 3.0f;          // Shepard exponent (the paper uses 3 throughout)
+  float epsilon = 0.5f;    // softening ε, in finest-grid units
+  float theta = 0.5f;      // opening angle: a node of side s is far when s < θ |x - centroid|
+  int max_depth = 64;      // deepest node opened (the level r); capped by the tree's depth
+};
+
+struct PotentialCounters {
+  uint64_t nodes_visited = 0;  // add_pot calls
+};
+
+class BarnesHut {
+ public:
+  BarnesHut(const PointOctree& tree, PotentialParams params);
+
+  // P at x (finest-grid units). `counters`, when given, is added to (not thread-safe per object).
+  float potential(glm::vec3 x, PotentialCounters* counters = nullptr) const;
+
+  // The same sum over every sample without the tree, for tests: `points` in finest-grid units.
+  static double direct_potential(std::span<const glm::vec3> points, glm::vec3 x, const PotentialParams& params);
+
+  const PotentialParams& params() const { return params_; }
+
+ private:
+  // Algorithm 4's add_pot: accumulates node n into P when it is far, a leaf or at the depth
+  // limit, and returns whether the walk must open it instead.
+  bool add_pot(uint32_t n, glm::vec3 x, double& P) const;
+  double kernel(float distance2) const;
+  // The stackless walk; returns the nodes it visited.
+  uint64_t walk(glm::vec3 x, double& P) const;
+
+  const PointOctree& tree_;
+  PotentialParams params_;
+  float epsilon2_;
+  float theta2_;
+  int depth_limit_;
+};
+
+}  // namespace meniscus::sim::reconstruct

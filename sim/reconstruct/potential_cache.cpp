@@ -1,0 +1,149 @@
+#include "sim/reconstruct/potential_cache.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+
+#include "sim/reconstruct/shepard_field.h"
+
+namespace meniscus::sim::reconstruct {
+
+using levelset::kTileSide;
+using levelset::kTileVoxels;
+using levelset::SortedTileList;
+using levelset::TileCoord;
+using levelset::TileEntry;
+
+namespace {
+
+constexpr int kFaces = 6;  // -x, +x, -y, +y, -z, +z
+
+// Unique across caches, so a thread's memo of one cache never matches another that happens to
+// live at the same address later.
+uint64_t next_generation() {
+  static std::atomic<uint64_t> counter{0};
+  return ++counter;
+}
+
+std::optional<TileEntry> face_neighbour(const SortedTileList& list, TileCoord c, int face) {
+  int* axis[3] = {&c.x, &c.y, &c.z};
+  *axis[face / 2] += face % 2 ? 1 : -1;
+  if (!levelset::representable(c)) return std::nullopt;
+  const auto at = list.find(levelset::key_of(c));
+  if (!at) return std::nullopt;
+  return list.active()[*at];
+}
+
+}  // namespace
+
+PotentialCache::PotentialCache(const BarnesHut& potential, const ReconstructionFrame& frame, int level)
+    : potential_evaluator_(potential), frame_(frame), level_(level) {}
+
+void PotentialCache::evaluate_potential(const TileEntry& e, uint64_t& visited) {
+  const TileCoord c = levelset::coord_of(e.key);
+  PotentialCounters counters;
+  float* out = potential_.data() + size_t(e.id) * kTileVoxels;
+  for (int z = 0; z < kTileSide; ++z)
+    for (int y = 0; y < kTileSide; ++y)
+      for (int x = 0; x < kTileSide; ++x) {
+        const glm::vec3 voxel(c.x * kTileSide + x, c.y * kTileSide + y, c.z * kTileSide + z);
+        out[SortedTileList::voxel_index(x, y, z)] = potential_evaluator_.potential(frame_.octree_of(voxel, level_), &counters);
+      }
+  visited += counters.nodes_visited;
+}
+
+void PotentialCache::evaluate_velocity(const SortedTileList& list, const TileEntry& e) {
+  const TileCoord c = levelset::coord_of(e.key);
+  const float* neighbour[kFaces];
+  for (int f = 0; f < kFaces; ++f) {
+    const auto n = face_neighbour(list, c, f);
+    neighbour[f] = n ? potential_.data() + size_t(n->id) * kTileVoxels : nullptr;
+  }
+  const float* own = potential_.data() + size_t(e.id) * kTileVoxels;
+  glm::vec3* out = velocity_.data() + size_t(e.id) * kTileVoxels;
+  for (int z = 0; z < kTileSide; ++z)
+    for (int y = 0; y < kTileSide; ++y)
+      for (int x = 0; x < kTileSide; ++x) {
+        const glm::ivec3 local(x, y, z);
+        const float centre = own[SortedTileList::voxel_index(x, y, z)];
+        float minus[3], plus[3], spacing[3];
+        for (int a = 0; a < 3; ++a) {
+          int count = 0;
+          for (int side = 0; side < 2; ++side) {
+            glm::ivec3 l = local;
+            l[a] += side ? 1 : -1;
+            const float* tile = own;
+            if (l[a] < 0 || l[a] >= kTileSide) {
+              tile = neighbour[2 * a + side];
+              l[a] = (l[a] + kTileSide) % kTileSide;
+            }
+            float& value = side ? plus[a] : minus[a];
+            value = tile ? tile[SortedTileList::voxel_index(l.x, l.y, l.z)] : centre;
+            count += tile != nullptr;
+          }
+          spacing[a] = float(std::max(count, 1));
+        }
+        out[SortedTileList::voxel_index(x, y, z)] = toward_samples(minus, plus, spacing);
+      }
+}
+
+size_t PotentialCache::refresh(const SortedTileList& list) {
+  const auto start = std::chrono::steady_clock::now();
+  generation_ = next_generation();
+  if (key_.size() < list.capacity()) {
+    key_.resize(list.capacity(), UINT32_MAX);
+    potential_.resize(size_t(list.capacity()) * kTileVoxels);
+    velocity_.resize(size_t(list.capacity()) * kTileVoxels);
+  }
+  std::vector<TileEntry> fresh;
+  for (const TileEntry& e : list.active())
+    if (key_[e.id] != e.key) fresh.push_back(e);
+  std::atomic<uint64_t> visited{0};
+  tbb::parallel_for(size_t(0), fresh.size(), [&](size_t i) {
+    uint64_t v = 0;
+    evaluate_potential(fresh[i], v);
+    visited += v;
+  });
+  // V of the new tiles and of their face neighbours (which gain central differences).
+  std::vector<TileEntry> moved = fresh;
+  for (const TileEntry& e : fresh)
+    for (int f = 0; f < kFaces; ++f)
+      if (const auto n = face_neighbour(list, levelset::coord_of(e.key), f)) moved.push_back(*n);
+  std::sort(moved.begin(), moved.end(), [](const TileEntry& a, const TileEntry& b) { return a.key < b.key; });
+  moved.erase(std::unique(moved.begin(), moved.end(), [](const TileEntry& a, const TileEntry& b) { return a.key == b.key; }),
+              moved.end());
+  tbb::parallel_for(size_t(0), moved.size(), [&](size_t i) { evaluate_velocity(list, moved[i]); });
+  for (const TileEntry& e : fresh) key_[e.id] = e.key;
+  stats_.tiles_evaluated += fresh.size();
+  stats_.nodes_visited += visited;
+  stats_.evaluate_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return fresh.size();
+}
+
+glm::vec3 PotentialCache::velocity(const SortedTileList& list, glm::ivec3 voxel) const {
+  // The evolution asks voxel after voxel of one tile on each thread: remember the last tile
+  // found rather than search the list for each.
+  struct Memo {
+    uint64_t generation = 0;
+    uint32_t key = UINT32_MAX;
+    uint32_t id = 0;
+  };
+  thread_local Memo memo;
+  const glm::ivec3 tile = voxel / kTileSide;  // voxels of the band are never negative
+  const uint32_t key = levelset::key_of({tile.x, tile.y, tile.z});
+  if (memo.generation != generation_ || memo.key != key) {
+    const auto at = list.find(key);
+    if (!at) return glm::vec3(0.0f);
+    memo = {generation_, key, list.active()[*at].id};
+  }
+  const glm::ivec3 local = voxel - tile * kTileSide;
+  return velocity_[size_t(memo.id) * kTileVoxels + SortedTileList::voxel_index(local.x, local.y, local.z)];
+}
+
+levelset::VelocityField PotentialCache::field(const SortedTileList& list) const {
+  return [this, &list](glm::vec3 voxel, float) { return velocity(list, glm::ivec3(glm::round(voxel))); };
+}
+
+}  // namespace meniscus::sim::reconstruct

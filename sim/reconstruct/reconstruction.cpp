@@ -1,0 +1,130 @@
+#include "sim/reconstruct/reconstruction.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "engine/core/error.h"
+#include "sim/levelset/evolution.h"
+#include "sim/levelset/level_set_builder.h"
+#include "sim/levelset/reinitialise.h"
+#include "sim/reconstruct/barnes_hut.h"
+#include "sim/reconstruct/point_octree.h"
+#include "sim/reconstruct/potential_cache.h"
+#include "sim/reconstruct/surface_error.h"
+#include "sim/reconstruct/tile_ages.h"
+#include "sim/reconstruct/upsample.h"
+
+namespace meniscus::sim::reconstruct {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+// Voxels between the samples' bounding box and the starting box at level d: enough that no
+// sample starts inside the band.
+constexpr float kBoxClearance = 2.0f;
+
+// Algorithm 3, line 1: the signed distance to a box [lo, hi] (voxels of level d).
+std::unique_ptr<levelset::SortedTileList> initial_box(const ReconstructionFrame& frame, float gamma) {
+  const int d = frame.coarsest;
+  const glm::vec3 lo = frame.voxel_of(frame.box_min, d) - kBoxClearance;
+  const glm::vec3 hi = frame.voxel_of(frame.box_max, d) + kBoxClearance;
+  auto list = std::make_unique<levelset::SortedTileList>(gamma);
+  const auto box = [lo, hi](glm::vec3 p) {
+    const glm::vec3 q = glm::max(lo - p, p - hi);
+    return glm::length(glm::max(q, glm::vec3(0.0f))) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0f);
+  };
+  const glm::ivec3 from = glm::max(glm::ivec3(glm::floor(lo)) - 3, glm::ivec3(0));
+  levelset::build_from_sdf(*list, box, from, glm::ivec3(glm::ceil(hi)) + 4);
+  return list;
+}
+
+void check_levels(const ReconstructionParams& p, const char* what) {
+  if (p.coarsest < 2 || p.finest > kMaxOctreeDepth || p.coarsest > p.finest)
+    throw InputError(std::string(what) + ": levels must satisfy 2 <= d <= D <= " + std::to_string(kMaxOctreeDepth) +
+                     ", got d = " + std::to_string(p.coarsest) + ", D = " + std::to_string(p.finest));
+}
+
+}  // namespace
+
+Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const ReconstructionParams& params,
+                                   const char* what, const LevelProgress& progress) {
+  check_levels(params, what);
+  Reconstruction out;
+  out.frame = fit_reconstruction_frame(points, params.coarsest, params.finest, what);
+  const ReconstructionFrame& frame = out.frame;
+
+  // Algorithm 3, lines 2-3: the octree (centroids and counts) in finest-grid units.
+  std::vector<glm::vec3> tree_points(points.size());
+  for (size_t i = 0; i < points.size(); ++i) tree_points[i] = frame.octree_of_world(glm::dvec3(points[i]));
+  const PointOctree tree(tree_points, params.finest);
+  out.octree_ms = tree.build_ms();
+  out.octree_nodes = tree.nodes().size();
+  out.merged_leaves = tree.merged_leaves();
+
+  out.list = initial_box(frame, params.gamma);
+  std::vector<glm::vec3> sample_voxels(points.size());
+  for (int level = params.coarsest; level <= params.finest; ++level) {
+    const auto start = Clock::now();
+    LevelReport report;
+    report.level = level;
+    if (level > params.coarsest) {
+      out.list = std::make_unique<levelset::SortedTileList>(upsample(*out.list));
+      out.list->manage();  // drop the children that hold only ±γ before anything is evaluated on them
+    }
+    levelset::SortedTileList& list = *out.list;
+
+    PotentialParams potential;
+    potential.p = params.p;
+    potential.epsilon = params.epsilon * float(1 << (params.finest - level));  // ε in this level's voxels
+    potential.theta = params.theta;
+    potential.max_depth = level;
+    const BarnesHut barnes_hut(tree, potential);
+    PotentialCache cache(barnes_hut, frame, level);
+
+    levelset::EvolutionParams evolution_params;
+    evolution_params.scheme = params.scheme;
+    evolution_params.velocity = cache.field(list);
+    evolution_params.alpha = params.alpha;
+    evolution_params.rescaling_speed = params.rescaling_speed;
+    evolution_params.cfl = params.cfl;
+    levelset::LevelSetEvolution evolution(evolution_params);
+
+    TileAges ages;
+    double t = 0.0;
+    ages.update(list, t);
+    while (report.iterations < params.max_iterations && list.size()) {
+      cache.refresh(list);  // P for the tiles the last management step created
+      t += evolution.step(list, float(t));
+      ages.update(list, t);
+      ++report.iterations;
+      if (ages.all_older_than(params.converged_age)) {
+        report.converged = true;
+        break;
+      }
+    }
+    if (params.final_reinit_iterations > 0) {
+      // Convergence from both sides steepens φ at the samples; the reinitialisation PDE
+      // restores |∇φ| = 1 without moving the zero set, so that |φ| there is a distance (E) and
+      // the next level starts from a distance function.
+      levelset::ReinitParams reinit;
+      reinit.iterations = params.final_reinit_iterations;
+      reinit.scheme = params.scheme;
+      levelset::Reinitialiser().run(list, reinit);
+    }
+    report.tiles = list.size();
+    report.potential_ms = cache.stats().evaluate_ms;
+    report.potential_tiles = cache.stats().tiles_evaluated;
+    for (size_t i = 0; i < points.size(); ++i) sample_voxels[i] = frame.voxel_of(glm::dvec3(points[i]), level);
+    report.mean_abs_phi = mean_abs_phi(list, sample_voxels);
+    report.error_percent = 100.0 * report.mean_abs_phi * frame.voxel_size(level) / frame.diagonal();
+    report.seconds = ms_since(start) / 1e3;
+    out.levels.push_back(report);
+    if (progress) progress(report);
+  }
+  return out;
+}
+
+}  // namespace meniscus::sim::reconstruct

@@ -1,0 +1,70 @@
+#pragma once
+// Multiresolution surface reconstruction from a point cloud (Jalba et al. 2013, §4, Algorithm 3):
+//  1. the level set starts as a box around the samples at level d (2^d voxels across the cube);
+//  2-3. the octree of the samples to depth D, with centroids and counts;
+//  4. the box is convected at level d with F = 0, U = ∇P/|∇P| (unit steps toward the samples,
+//     P by Barnes–Hut through the per-tile P-cache) and curvature weight α, until every tile is
+//     older than the age threshold (tile_ages.h);
+//  5-7. for r = d+1..D: upsample to level r and evolve again, P now from the tree opened to
+//     depth r at the voxels' finest-grid positions 2^(D-r) x.
+// The curvature term α κ|∇φ| stiffens the surface: it smooths noise and lets the surface pass
+// outliers instead of reaching out to each (Fig. 11). φ is kept near a distance function by the
+// rescaling-speed term, so |φ| at a sample is its distance to the surface (the error E).
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "sim/levelset/sorted_tile_list.h"
+#include "sim/levelset/upwind.h"
+#include "sim/reconstruct/reconstruction_frame.h"
+
+namespace meniscus::sim::reconstruct {
+
+struct ReconstructionParams {
+  int coarsest = 5;               // d
+  int finest = 8;                 // D
+  float alpha = 0.1f;             // curvature weight α (voxels² per unit time, at every level)
+  float p = 3.0f;                 // Shepard exponent
+  float epsilon = 0.25f;          // softening ε, in voxels of the level being evolved
+  float theta = 0.5f;             // Barnes–Hut opening angle
+  float gamma = 1.5f;             // narrow band half-width, voxels
+  levelset::Scheme scheme = levelset::Scheme::kUpwind;
+  float cfl = 0.5f;
+  bool rescaling_speed = true;    // keep |∇φ| near 1 while convecting (see evolution.h)
+  int final_reinit_iterations = 10;  // reinitialisation at the end of each level (0: none)
+  float converged_age = 5.0f;     // level done when every tile is older than this (time, see tile_ages.h)
+  int max_iterations = 3000;      // per level, in case a band never settles
+};
+
+struct LevelReport {
+  int level = 0;
+  int iterations = 0;
+  bool converged = false;       // by tile ages, not by the iteration cap
+  size_t tiles = 0;             // active tiles at the end of the level
+  double seconds = 0;           // the level's wall time: upsampling, evolution, potentials
+  double potential_ms = 0;      // of which evaluating P for new tiles
+  uint64_t potential_tiles = 0; // tiles whose P was evaluated
+  double mean_abs_phi = 0;      // voxels of this level
+  double error_percent = 0;     // E: mean |φ| at the samples, % of the bounding-box diagonal
+};
+
+struct Reconstruction {
+  std::unique_ptr<levelset::SortedTileList> list;  // the level-D band
+  ReconstructionFrame frame;
+  std::vector<LevelReport> levels;
+  double octree_ms = 0;
+  size_t octree_nodes = 0;
+  size_t merged_leaves = 0;
+};
+
+using LevelProgress = std::function<void(const LevelReport&)>;
+
+// Throws InputError (naming `what`) for an empty or degenerate cloud, and for levels outside
+// 2 <= d <= D <= 13. `progress` is called as each level ends.
+Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const ReconstructionParams& params,
+                                   const char* what = "point cloud", const LevelProgress& progress = {});
+
+}  // namespace meniscus::sim::reconstruct

@@ -1,0 +1,31 @@
+// The Stanford bunny scan's points (scenes/data/vtk-data/bunny_points.ply): the paper's error E
+// per level, and at most 0.1% of the bounding-box diagonal at the finest level run here.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+
+#include "sim/common/mesh_reader.h"
+#include "sim/reconstruct/reconstruction.h"
+
+using namespace meniscus::sim::reconstruct;
+
+TEST_CASE("reconstruction: bunny points, levels 5..8, E <= 0.1% at level 8", "[reconstruct][bunny]") {
+  // ctest runs from the source root (tests/CMakeLists.txt), where the points ship with the scenes.
+  const meniscus::sim::TriangleMesh cloud = meniscus::sim::read_mesh("scenes/data/vtk-data/bunny_points.ply");
+  REQUIRE(cloud.vertices.size() == 35947);
+  std::vector<glm::vec3> points;
+  for (const auto& v : cloud.vertices) points.emplace_back(v[0], v[1], v[2]);
+  ReconstructionParams params;
+  params.coarsest = 5;
+  params.finest = 8;
+  const Reconstruction r = reconstruct_surface(points, params, "bunny", [](const LevelReport& l) {
+    std::printf("bunny level %d: %d iterations%s, %zu tiles, %.2f s (P %.0f ms), mean |phi| %.3f voxels, E %.4f%%\n",
+                l.level, l.iterations, l.converged ? "" : " (not converged)", l.tiles, l.seconds, l.potential_ms,
+                l.mean_abs_phi, l.error_percent);
+    std::fflush(stdout);
+  });
+  REQUIRE(r.levels.size() == 4);
+  for (size_t i = 1; i < r.levels.size(); ++i) CHECK(r.levels[i].error_percent < r.levels[i - 1].error_percent);
+  CHECK(r.levels.back().converged);
+  CHECK(r.levels.back().error_percent <= 0.1);
+}

@@ -1,6 +1,10 @@
 #include "engine/app/levelset_stage.h"
 
+#include <cstdio>
+
 #include "engine/app/data_path.h"
+#include "engine/app/reconstruction_volume.h"
+#include "sim/reconstruct/reconstruction.h"
 #include "sim/common/mesh_reader.h"
 #include "sim/levelset/dense_sampling.h"
 #include "sim/levelset/mesh_level_set.h"
@@ -9,7 +13,11 @@ namespace meniscus {
 
 LevelSetStageSettings read_levelset_settings(const ParamTable& t, const Scene& scene) {
   LevelSetStageSettings s;
-  s.mesh = resolve_data_path(t.required_string("mesh"), scene.source);
+  if (t.has("mesh") == t.has("points")) t.fail("mesh", "give exactly one of mesh (a closed surface) or points (a cloud to reconstruct)");
+  if (t.has("mesh")) s.mesh = resolve_data_path(t.string("mesh", ""), scene.source);
+  if (t.has("points")) s.points = resolve_data_path(t.string("points", ""), scene.source);
+  s.start_depth = int(t.integer("start_depth", s.start_depth, 2, 13));
+  s.depth = int(t.integer("depth", s.depth, s.start_depth, 13));
   s.resolution = int(t.integer("resolution", s.resolution, 16, 1024));
   s.margin = int(t.integer("margin", s.margin, 2, 256));
   s.mcf = float(t.number("mcf", s.mcf, 0.0, 100.0));
@@ -21,16 +29,36 @@ LevelSetStageSettings read_levelset_settings(const ParamTable& t, const Scene& s
 }
 
 LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings) : settings_(settings) {
-  const sim::TriangleMesh mesh = sim::read_mesh(settings.mesh);
-  const sim::levelset::VoxelFrame frame =
-      sim::levelset::fit_frame(mesh, settings.resolution, settings.margin, settings.mesh.string());
-  list_ = std::make_unique<sim::levelset::SortedTileList>(1.5f);
-  sim::levelset::build_from_mesh(*list_, mesh, frame, settings.mesh.string());
-  dims_ = frame.dims;
-  volume_.dims = glm::uvec3(dims_);
-  volume_.origin = frame.origin;
-  volume_.spacing = glm::vec3(frame.voxel_size);
-  volume_.source = settings.mesh.string();
+  if (!settings.points.empty()) {
+    const sim::TriangleMesh cloud = sim::read_mesh(settings.points);
+    std::vector<glm::vec3> points(cloud.vertices.size());
+    for (size_t i = 0; i < points.size(); ++i)
+      points[i] = glm::vec3(cloud.vertices[i][0], cloud.vertices[i][1], cloud.vertices[i][2]);
+    sim::reconstruct::ReconstructionParams params;
+    params.coarsest = settings.start_depth;
+    params.finest = settings.depth;
+    const std::string name = settings.points.string();
+    sim::reconstruct::Reconstruction r = sim::reconstruct::reconstruct_surface(
+        points, params, name.c_str(), [&](const sim::reconstruct::LevelReport& level) {
+          std::printf("levelset stage: %s level %d, %d iterations, %zu tiles, E %.4f%%\n", name.c_str(), level.level,
+                      level.iterations, level.tiles, level.error_percent);
+        });
+    volume_ = reconstruction_volume(r);  // fixes the drawn box; the band is then evolved inside it
+    const double h = r.frame.voxel_size(r.frame.finest);
+    min_voxel_ = glm::ivec3(glm::round((glm::dvec3(volume_.origin) - r.frame.cube_origin) / h)) + r.frame.offset(r.frame.finest);
+    list_ = std::move(r.list);
+  } else {
+    const sim::TriangleMesh mesh = sim::read_mesh(settings.mesh);
+    const sim::levelset::VoxelFrame frame =
+        sim::levelset::fit_frame(mesh, settings.resolution, settings.margin, settings.mesh.string());
+    list_ = std::make_unique<sim::levelset::SortedTileList>(1.5f);
+    sim::levelset::build_from_mesh(*list_, mesh, frame, settings.mesh.string());
+    volume_.origin = frame.origin;
+    volume_.spacing = glm::vec3(frame.voxel_size);
+    volume_.source = settings.mesh.string();
+    volume_.dims = glm::uvec3(frame.dims);
+  }
+  dims_ = glm::ivec3(volume_.dims);
   sim::levelset::EvolutionParams params;
   params.scheme = settings.scheme == "weno5" ? sim::levelset::Scheme::kWeno5 : sim::levelset::Scheme::kUpwind;
   params.alpha = settings.mcf;
@@ -47,7 +75,7 @@ void LevelSetStage::step() {
 
 const sim::Volume& LevelSetStage::volume() {
   if (volume_current_) return volume_;
-  sim::levelset::sample_dense(*list_, glm::ivec3(0), dims_, phi_);
+  sim::levelset::sample_dense(*list_, min_voxel_, dims_, phi_);
   volume_.values.resize(phi_.size());
   for (size_t i = 0; i < phi_.size(); ++i) volume_.values[i] = -phi_[i];
   volume_current_ = true;

@@ -1,8 +1,8 @@
 #pragma once
-// A level set evolving in a scene ([[stage]] type = "levelset"): a closed mesh scan-converted
-// into a sorted tile list, then one or more evolution steps per frame (normal speed F,
-// mean-curvature flow α), written each frame into a dense volume that the surface pass draws
-// ([pass.surface] volume = "stage:levelset").
+// A level set in a scene ([[stage]] type = "levelset"), from a closed mesh scan-converted into
+// a sorted tile list or from a point cloud reconstructed (sim/reconstruct), then zero or more
+// evolution steps per frame (normal speed F, mean-curvature flow α), written each frame into a
+// dense volume that the surface pass draws ([pass.surface] volume = "stage:levelset").
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -16,7 +16,10 @@
 namespace meniscus {
 
 struct LevelSetStageSettings {
-  std::filesystem::path mesh;  // a closed .ply or .obj
+  std::filesystem::path mesh;    // a closed .ply or .obj; or
+  std::filesystem::path points;  // a point cloud (.ply/.obj vertices) to reconstruct
+  int start_depth = 5;           // points: coarsest and finest reconstruction levels
+  int depth = 7;
   int resolution = 128;        // voxels along the mesh's longest side
   int margin = 8;              // voxels of room around it
   float mcf = 1.0f;            // α, voxels² per unit time
@@ -43,7 +46,7 @@ class LevelSetStage {
   LevelSetStageSettings settings_;
   std::unique_ptr<sim::levelset::SortedTileList> list_;
   std::unique_ptr<sim::levelset::LevelSetEvolution> evolution_;
-  glm::ivec3 dims_{0};
+  glm::ivec3 min_voxel_{0}, dims_{0};
   sim::Volume volume_;
   std::vector<float> phi_;
   bool volume_current_ = false;

@@ -1,4 +1,5 @@
 #include "engine/app/reconstruct_command.h"
+#include "engine/app/reconstruction_volume.h"
 
 #include <chrono>
 #include <cmath>
@@ -15,28 +16,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-// The band's voxels as a dense volume (world placement from the frame), negated so that inside
-// is positive as for the other volumes marching cubes reads (sim/histopyramid/volume.h).
-sim::Volume dense_volume(const sim::reconstruct::Reconstruction& r) {
-  const int level = r.frame.finest;
-  glm::ivec3 lo(INT32_MAX), hi(INT32_MIN);
-  for (const sim::levelset::TileEntry& e : r.list->active()) {
-    const sim::levelset::TileCoord c = sim::levelset::coord_of(e.key);
-    lo = glm::min(lo, glm::ivec3(c.x, c.y, c.z) * sim::levelset::kTileSide);
-    hi = glm::max(hi, glm::ivec3(c.x + 1, c.y + 1, c.z + 1) * sim::levelset::kTileSide);
-  }
-  lo -= 1;  // one voxel of outside all round closes the surface
-  hi += 1;
-  sim::Volume volume;
-  volume.dims = glm::uvec3(hi - lo);
-  volume.spacing = glm::vec3(float(r.frame.voxel_size(level)));
-  volume.origin = glm::vec3(r.frame.world_of(glm::vec3(lo), level));
-  volume.source = "reconstructed level set";
-  sim::levelset::sample_dense(*r.list, lo, hi - lo, volume.values);
-  for (float& v : volume.values) v = -v;
-  return volume;
-}
 
 }  // namespace
 
@@ -69,7 +48,7 @@ int reconstruct_points(const ReconstructOptions& o) {
     sim::levelset::write_vdb(o.output, *r.list, offset, float(h));
     std::printf("%zu tiles -> %s\n", r.list->size(), o.output.string().c_str());
   } else {
-    const sim::Volume volume = dense_volume(r);
+    const sim::Volume volume = reconstruction_volume(r);
     const sim::IndexedMesh mesh = sim::MarchingCubes().extract(volume, 0.0f);
     sim::write_mesh(o.output, mesh);
     std::printf("%zu triangles, %zu vertices -> %s\n", mesh.triangles.size(), mesh.positions.size(),

@@ -25,3 +25,21 @@ TEST_CASE("Lucy collapsing under mean-curvature flow matches its golden", "[rend
 }
 
 }  // namespace meniscus
+
+namespace meniscus {
+
+TEST_CASE("the bunny's points reconstructed as a level set match their golden", "[render][levelset]") {
+  CaptureOptions options;
+  options.scene = std::filesystem::path(MENISCUS_SOURCE_DIR) / "scenes/reconstruct_bunny.toml";
+  options.width = 320;
+  options.height = 240;
+  options.sim = "cpu";
+  options.validation = true;
+  const CaptureResult result = capture(options);
+  CHECK(result.validation_errors == 0);
+  const std::string failure = testing::check_golden("levelset_reconstruct_bunny", result.image);
+  INFO(failure);
+  CHECK(failure.empty());
+}
+
+}  // namespace meniscus

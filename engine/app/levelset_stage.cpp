@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "engine/app/data_path.h"
-#include "engine/app/reconstruction_volume.h"
+#include "engine/app/level_set_volume.h"
 #include "sim/reconstruct/reconstruction.h"
 #include "sim/common/mesh_reader.h"
 #include "sim/levelset/dense_sampling.h"

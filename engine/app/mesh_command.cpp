@@ -1,4 +1,5 @@
 #include "engine/app/mesh_command.h"
+#include "engine/app/level_set_volume.h"
 
 #include <chrono>
 #include <cstdio>
@@ -66,7 +67,9 @@ sim::IndexedMesh extract_with_cuda(const sim::Volume& volume, float iso) {
 int mesh_volume(const MeshOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  const sim::Volume volume = sim::load_volume(options.volume);
+  // A .vdb is a level set: its zero iso-surface, through a dense re-sample of the band.
+  const bool vdb = options.volume.ends_with(".vdb");
+  const sim::Volume volume = vdb ? load_vdb_volume(options.volume) : sim::load_volume(options.volume);
   const double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   std::printf("%s: %ux%ux%u samples, %llu cells, iso %g\n", volume.source.c_str(), volume.dims.x, volume.dims.y,
               volume.dims.z, static_cast<unsigned long long>(volume.cell_count()), double(*options.iso));

@@ -1,5 +1,5 @@
 #include "engine/app/reconstruct_command.h"
-#include "engine/app/reconstruction_volume.h"
+#include "engine/app/level_set_volume.h"
 
 #include <chrono>
 #include <cmath>

@@ -46,6 +46,9 @@ expect 2 "-o out.vdb is required" levelset "$tmp/tet.obj"
 expect 2 "--scheme: expected upwind or weno5" levelset "$tmp/tet.obj" --scheme eno -o "$tmp/x.vdb"
 expect 2 "one of --steps, --time, --until-converged" levelset "$tmp/tet.obj" --steps 3 --time 1 -o "$tmp/x.vdb"
 expect 1 "not built yet" levelset "$tmp/tet.obj" --sim cuda -o "$tmp/x.vdb"
+expect 0 "triangles" mesh "$tmp/tet.vdb" --iso 0 -o "$tmp/tet.ply"
+printf 'not a vdb' >"$tmp/bad.vdb"
+expect 2 "bad.vdb" mesh "$tmp/bad.vdb" --iso 0 -o "$tmp/x.ply"
 # Stage settings are checked before any device is opened: no device line precedes the error.
 "$meniscus" capture "$tmp/count.toml" 2>&1 | grep -q "device:" && { echo "FAIL: device opened before the scene was checked"; failures=$((failures + 1)); }
 exit $failures

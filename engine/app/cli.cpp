@@ -266,7 +266,7 @@ std::string usage_text() {
          "                       [--timings FILE]... [--sim cpu|cuda|auto] [--device NAME]\n"
          "                       [--validation|--no-validation] [--dump-graph out.dot]\n"
          "                       [--fluid-debug none|depth|thickness|curvature|noise]\n"
-         "  meniscus mesh <volume.nrrd|.nhdr|.vtk|level set.vdb|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
+         "  meniscus mesh <volume.nrrd|.nhdr|.vtk|levelset.vdb|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
          "                       [--sim cpu|vulkan|cuda] [--device NAME] [--validation]\n"
          "  meniscus levelset <in.vdb|mesh.ply|mesh.obj> -o out.vdb [--resolution N] [--mcf ALPHA]\n"
          "                       [--speed F] [--scheme upwind|weno5] [--steps N | --time T | --until-converged]\n"

@@ -7,13 +7,17 @@
 #include "sim/reconstruct/reconstruction.h"
 #include "sim/common/mesh_reader.h"
 #include "sim/levelset/dense_sampling.h"
+#include "sim/levelset/level_set_builder.h"
+#include "sim/levelset/velocity_field.h"
 #include "sim/levelset/mesh_level_set.h"
 
 namespace meniscus {
 
 LevelSetStageSettings read_levelset_settings(const ParamTable& t, const Scene& scene) {
   LevelSetStageSettings s;
-  if (t.has("mesh") == t.has("points")) t.fail("mesh", "give exactly one of mesh (a closed surface) or points (a cloud to reconstruct)");
+  if (int(t.has("mesh")) + int(t.has("points")) + int(t.has("enright")) != 1)
+    t.fail("mesh", "give exactly one of mesh (a closed surface), points (a cloud to reconstruct) or enright (a resolution)");
+  s.enright = int(t.integer("enright", 0, 16, 512));
   if (t.has("mesh")) s.mesh = resolve_data_path(t.string("mesh", ""), scene.source);
   if (t.has("points")) s.points = resolve_data_path(t.string("points", ""), scene.source);
   s.start_depth = int(t.integer("start_depth", s.start_depth, 2, 13));
@@ -29,17 +33,35 @@ LevelSetStageSettings read_levelset_settings(const ParamTable& t, const Scene& s
 }
 
 LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings) : settings_(settings) {
-  if (!settings.points.empty()) {
+  sim::levelset::EvolutionParams params;
+  params.scheme = settings.scheme == "weno5" ? sim::levelset::Scheme::kWeno5 : sim::levelset::Scheme::kUpwind;
+  params.alpha = settings.mcf;
+  if (settings.speed != 0.0f) params.normal_speed = [speed = settings.speed](glm::vec3) { return speed; };
+  params.rescaling_speed = true;
+  if (settings.enright > 0) {
+    // A sphere of radius 0.15 at (0.35, 0.35, 0.35) in the unit cube, voxel i at (i + ½) / n.
+    const float n = float(settings.enright);
+    const glm::vec3 centre = glm::vec3(0.35f * n - 0.5f), radius(0.15f * n);
+    list_ = std::make_unique<sim::levelset::SortedTileList>(1.5f);
+    sim::levelset::build_from_sdf(
+        *list_, [&](glm::vec3 p) { return glm::length(p - centre) - radius.x; }, glm::ivec3(0), glm::ivec3(settings.enright));
+    volume_.dims = glm::uvec3(settings.enright);
+    volume_.spacing = glm::vec3(1.0f / n);
+    volume_.origin = glm::vec3(0.5f / n);
+    volume_.source = "enright:" + std::to_string(settings.enright);
+    params.velocity = sim::levelset::enright_velocity(settings.enright);
+    params.rescaling_speed = false;  // as the Enright test does (sim/levelset/enright.h)
+  } else if (!settings.points.empty()) {
     const sim::TriangleMesh cloud = sim::read_mesh(settings.points);
     std::vector<glm::vec3> points(cloud.vertices.size());
     for (size_t i = 0; i < points.size(); ++i)
       points[i] = glm::vec3(cloud.vertices[i][0], cloud.vertices[i][1], cloud.vertices[i][2]);
-    sim::reconstruct::ReconstructionParams params;
-    params.coarsest = settings.start_depth;
-    params.finest = settings.depth;
+    sim::reconstruct::ReconstructionParams reconstruction;
+    reconstruction.coarsest = settings.start_depth;
+    reconstruction.finest = settings.depth;
     const std::string name = settings.points.string();
     sim::reconstruct::Reconstruction r = sim::reconstruct::reconstruct_surface(
-        points, params, name.c_str(), [&](const sim::reconstruct::LevelReport& level) {
+        points, reconstruction, name.c_str(), [&](const sim::reconstruct::LevelReport& level) {
           std::printf("levelset stage: %s level %d, %d iterations, %zu tiles, E %.4f%%\n", name.c_str(), level.level,
                       level.iterations, level.tiles, level.error_percent);
         });
@@ -59,11 +81,6 @@ LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings) : settings_(
     volume_.dims = glm::uvec3(frame.dims);
   }
   dims_ = glm::ivec3(volume_.dims);
-  sim::levelset::EvolutionParams params;
-  params.scheme = settings.scheme == "weno5" ? sim::levelset::Scheme::kWeno5 : sim::levelset::Scheme::kUpwind;
-  params.alpha = settings.mcf;
-  if (settings.speed != 0.0f) params.normal_speed = [speed = settings.speed](glm::vec3) { return speed; };
-  params.rescaling_speed = true;
   evolution_ = std::make_unique<sim::levelset::LevelSetEvolution>(params);
 }
 

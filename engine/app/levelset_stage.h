@@ -1,6 +1,7 @@
 #pragma once
 // A level set in a scene ([[stage]] type = "levelset"), from a closed mesh scan-converted into
-// a sorted tile list or from a point cloud reconstructed (sim/reconstruct), then zero or more
+// a sorted tile list, a point cloud reconstructed (sim/reconstruct) or Enright's sphere in his
+// deformation field (sim/levelset/velocity_field.h, period 3), then zero or more
 // evolution steps per frame (normal speed F, mean-curvature flow α), written each frame into a
 // dense volume that the surface pass draws ([pass.surface] volume = "stage:levelset").
 #include <filesystem>
@@ -17,7 +18,8 @@ namespace meniscus {
 
 struct LevelSetStageSettings {
   std::filesystem::path mesh;    // a closed .ply or .obj; or
-  std::filesystem::path points;  // a point cloud (.ply/.obj vertices) to reconstruct
+  std::filesystem::path points;  // a point cloud (.ply/.obj vertices) to reconstruct; or
+  int enright = 0;               // > 0: Enright's test at this many voxels per side
   int start_depth = 5;           // points: coarsest and finest reconstruction levels
   int depth = 7;
   int resolution = 128;        // voxels along the mesh's longest side

@@ -29,8 +29,9 @@ std::string sph_error(const std::string& name, const std::string& stage_body) {
 
 }  // namespace
 
-TEST_CASE("the SPH scenes read cleanly", "[scene][sph]") {
-  for (const char* file : {"scenes/dam_break.toml", "scenes/waterfall.toml", "scenes/drop.toml"}) {
+TEST_CASE("the SPH and level-set scenes read cleanly", "[scene][sph]") {
+  for (const char* file : {"scenes/dam_break.toml", "scenes/waterfall.toml", "scenes/drop.toml", "scenes/lucy_collapse.toml",
+                           "scenes/reconstruct_bunny.toml", "scenes/enright.toml"}) {
     INFO(file);
     CHECK_NOTHROW(check_scene_settings(load_scene(file)));
   }
@@ -65,6 +66,12 @@ TEST_CASE("bad sph stage tables name the file, the line and the field", "[scene]
   SECTION("no fluid") {
     const std::string e = sph_error("empty.toml", "");
     CHECK_THAT(e, Contains("empty.toml:") && Contains("no fluid"));
+  }
+  SECTION("a levelset stage with both a mesh and points") {
+    const auto dir = std::filesystem::temp_directory_path() / "meniscus-sph-scene-tests";
+    const auto path = dir / "both.toml";
+    std::ofstream(path) << "name = \"x\"\n[[stage]]\ntype = \"levelset\"\nmesh = \"a.ply\"\npoints = \"b.ply\"\n";
+    CHECK_THROWS_WITH(check_scene_settings(load_scene(path)), Contains("both.toml:") && Contains("exactly one of mesh"));
   }
   SECTION("unknown time step mode") {
     const std::string e = sph_error("mode.toml", "time_step = \"sometimes\"\n[[stage.fill]]\nmin = [0, 0, 0]\nmax = [0.2, 0.2, 0.2]\n");

@@ -1,4 +1,5 @@
 #include "engine/app/levelset_command.h"
+#include "engine/app/levelset_stage.h"
 
 #include <chrono>
 #include <cmath>
@@ -60,12 +61,7 @@ int evolve_level_set(const LevelSetOptions& o) {
   LoadedLevelSet level_set = load(o);
   sim::levelset::SortedTileList& list = *level_set.list;
 
-  sim::levelset::EvolutionParams params;
-  params.scheme = o.scheme == "upwind" ? sim::levelset::Scheme::kUpwind : sim::levelset::Scheme::kWeno5;
-  params.alpha = o.mcf;
-  if (o.speed != 0.0f) params.normal_speed = [speed = o.speed](glm::vec3) { return speed; };
-  params.rescaling_speed = true;
-  sim::levelset::LevelSetEvolution evolution(params);
+  sim::levelset::LevelSetEvolution evolution(evolution_params(o.scheme, o.mcf, o.speed));
 
   const int step_limit = o.steps ? *o.steps : (o.time || o.until_converged ? o.max_steps : 0);
   const double end_time = o.time ? double(*o.time) : std::numeric_limits<double>::infinity();

@@ -13,6 +13,15 @@
 
 namespace meniscus {
 
+sim::levelset::EvolutionParams evolution_params(const std::string& scheme, float mcf, float speed) {
+  sim::levelset::EvolutionParams params;
+  params.scheme = scheme == "weno5" ? sim::levelset::Scheme::kWeno5 : sim::levelset::Scheme::kUpwind;
+  params.alpha = mcf;
+  if (speed != 0.0f) params.normal_speed = [speed](glm::vec3) { return speed; };
+  params.rescaling_speed = true;
+  return params;
+}
+
 LevelSetStageSettings read_levelset_settings(const ParamTable& t, const Scene& scene) {
   LevelSetStageSettings s;
   if (int(t.has("mesh")) + int(t.has("points")) + int(t.has("enright")) != 1)
@@ -33,11 +42,7 @@ LevelSetStageSettings read_levelset_settings(const ParamTable& t, const Scene& s
 }
 
 LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings) : settings_(settings) {
-  sim::levelset::EvolutionParams params;
-  params.scheme = settings.scheme == "weno5" ? sim::levelset::Scheme::kWeno5 : sim::levelset::Scheme::kUpwind;
-  params.alpha = settings.mcf;
-  if (settings.speed != 0.0f) params.normal_speed = [speed = settings.speed](glm::vec3) { return speed; };
-  params.rescaling_speed = true;
+  sim::levelset::EvolutionParams params = evolution_params(settings.scheme, settings.mcf, settings.speed);
   if (settings.enright > 0) {
     // A sphere of radius 0.15 at (0.35, 0.35, 0.35) in the unit cube, voxel i at (i + ½) / n.
     const float n = float(settings.enright);
@@ -84,10 +89,11 @@ LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings) : settings_(
   evolution_ = std::make_unique<sim::levelset::LevelSetEvolution>(params);
 }
 
-void LevelSetStage::step() {
-  for (int k = 0; k < settings_.steps_per_frame && list_->size() > 0; ++k)
-    time_ += evolution_->step(*list_, float(time_));
-  volume_current_ = false;
+bool LevelSetStage::step() {
+  int steps = 0;
+  for (; steps < settings_.steps_per_frame && list_->size() > 0; ++steps) time_ += evolution_->step(*list_, float(time_));
+  if (steps > 0) volume_current_ = false;
+  return steps > 0;
 }
 
 const sim::Volume& LevelSetStage::volume() {

@@ -30,6 +30,10 @@ struct LevelSetStageSettings {
   int steps_per_frame = 1;
 };
 
+// The evolution of `meniscus levelset` and the stage: scheme "upwind" | "weno5", curvature
+// weight α, constant normal speed F, with the rescaling-speed term keeping φ a distance.
+sim::levelset::EvolutionParams evolution_params(const std::string& scheme, float mcf, float speed);
+
 // Reads and checks the table (InputError naming the file and field).
 LevelSetStageSettings read_levelset_settings(const ParamTable& table, const Scene& scene);
 
@@ -37,7 +41,9 @@ class LevelSetStage {
  public:
   explicit LevelSetStage(const LevelSetStageSettings& settings);
 
-  void step();  // steps_per_frame evolution steps (none once the surface has vanished)
+  // steps_per_frame evolution steps (none once the surface has vanished); false when nothing
+  // moved, so the caller need not upload the same volume again.
+  bool step();
   // -φ of the current frame (positive inside, so iso 0 is the surface as for a scan's density),
   // in the mesh's world units.
   const sim::Volume& volume();

@@ -271,4 +271,11 @@ ParamTable parse_toml_file(const std::filesystem::path& file) {
   return parse_toml(text.str(), file);
 }
 
+void read_vec3(const ParamTable& table, std::string_view key, float out[3]) {
+  const glm::vec3 v = table.vec3(key, {out[0], out[1], out[2]});
+  out[0] = v.x;
+  out[1] = v.y;
+  out[2] = v.z;
+}
+
 }  // namespace meniscus

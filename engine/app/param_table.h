@@ -95,4 +95,8 @@ ParamTable parse_toml_file(const std::filesystem::path& file);
 // settings embedded somewhere other than a file.
 ParamTable parse_toml(std::string_view text, const std::filesystem::path& source_name);
 
+// vec3() into a plain float[3] (the simulation stages' parameter structs), which also holds the
+// fallback: an absent key leaves it as it is.
+void read_vec3(const ParamTable& table, std::string_view key, float out[3]);
+
 }  // namespace meniscus

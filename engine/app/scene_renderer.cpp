@@ -223,8 +223,8 @@ void SceneRenderer::render(const OutputImage& output, const FrameSync& sync, dou
   }
   if (levelset_ && dt > 0.0) {
     const auto step_start = Clock::now();
-    levelset_->step();
-    if (surface_) surface_->update_volume(levelset_->volume());
+    // A static level set (steps_per_frame = 0) is uploaded once, at construction.
+    if (levelset_->step() && surface_) surface_->update_volume(levelset_->volume());
     slot.stage_samples.push_back({"levelset", "cpu", ms_since(step_start)});
   }
   write_frame_uniforms(slot, output.extent, sim_time_);

@@ -7,11 +7,6 @@
 namespace meniscus {
 namespace {
 
-void read_vec3(const ParamTable& t, const char* key, float out[3]) {
-  const glm::vec3 v = t.vec3(key, {out[0], out[1], out[2]});
-  out[0] = v.x, out[1] = v.y, out[2] = v.z;
-}
-
 void required_vec3(const ParamTable& t, const char* key, float out[3]) {
   if (!t.has(key)) t.fail(key, "is required");
   read_vec3(t, key, out);

@@ -10,13 +10,6 @@
 namespace meniscus {
 namespace {
 
-void read_vec3(const ParamTable& t, const char* key, float out[3]) {
-  const glm::vec3 v = t.vec3(key, {out[0], out[1], out[2]});
-  out[0] = v.x;
-  out[1] = v.y;
-  out[2] = v.z;
-}
-
 sim::BallisticParams read_ballistic(const ParamTable& t, const Scene& scene) {
   sim::BallisticParams p;
   p.count = static_cast<uint32_t>(t.integer("count", p.count, 1, 10'000'000));

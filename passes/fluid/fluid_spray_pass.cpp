@@ -2,6 +2,7 @@
 
 #include "engine/core/context.h"
 #include "passes/common/rendering.h"
+#include "passes/particles/particles_pass.h"
 
 namespace meniscus::passes {
 namespace {
@@ -22,20 +23,7 @@ constexpr float kSprayRadiusScale = 0.5f;
 
 FluidSprayPass::FluidSprayPass(const Context& context)
     : context_(context),
-      pipeline_(context,
-                GraphicsPipelineDesc{
-                    .vertex_shader = "fluid_spray.vert",
-                    .fragment_shader = "particles.frag",
-                    .bindings = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT},
-                                 {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT},
-                                 {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}},
-                    .push_constant_bytes = sizeof(SprayConstants),
-                    .color_formats = {kSceneColorFormat},
-                    .depth_format = kSceneDepthFormat,
-                    .depth_test = true,
-                    .depth_write = true,
-                    .depth_compare = VK_COMPARE_OP_LESS,
-                    .debug_name = "fluid.spray"}),
+      pipeline_(context, impostor_pipeline_desc("fluid_spray.vert", sizeof(SprayConstants), "fluid.spray")),
       sampler_(create_sampler(context, Filter::Linear, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)) {}
 
 FluidSprayPass::~FluidSprayPass() { vkDestroySampler(context_.device(), sampler_, nullptr); }

@@ -14,22 +14,26 @@ struct PushConstants {
 
 }  // namespace
 
+GraphicsPipelineDesc impostor_pipeline_desc(const char* vertex_shader, uint32_t push_constant_bytes,
+                                            const char* debug_name) {
+  return GraphicsPipelineDesc{
+      .vertex_shader = vertex_shader,
+      .fragment_shader = "particles.frag",
+      .bindings = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT},
+                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT},
+                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}},
+      .push_constant_bytes = push_constant_bytes,
+      .color_formats = {kSceneColorFormat},
+      .depth_format = kSceneDepthFormat,
+      .depth_test = true,
+      .depth_write = true,
+      .depth_compare = VK_COMPARE_OP_LESS,
+      .debug_name = debug_name};
+}
+
 ParticlesPass::ParticlesPass(const Context& context)
     : context_(context),
-      pipeline_(context,
-                GraphicsPipelineDesc{
-                    .vertex_shader = "particles.vert",
-                    .fragment_shader = "particles.frag",
-                    .bindings = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT},
-                                 {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT},
-                                 {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}},
-                    .push_constant_bytes = sizeof(PushConstants),
-                    .color_formats = {kSceneColorFormat},
-                    .depth_format = kSceneDepthFormat,
-                    .depth_test = true,
-                    .depth_write = true,
-                    .depth_compare = VK_COMPARE_OP_LESS,
-                    .debug_name = "particles.impostors"}),
+      pipeline_(context, impostor_pipeline_desc("particles.vert", sizeof(PushConstants), "particles.impostors")),
       sampler_(create_sampler(context, Filter::Linear, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)) {}
 
 ParticlesPass::~ParticlesPass() { vkDestroySampler(context_.device(), sampler_, nullptr); }

@@ -18,6 +18,11 @@ struct ParticlesSettings {
   float speed_scale = 6.0f;  // speed (m/s) at which the tint is complete
 };
 
+// The lit sphere-impostor pipeline over the scene targets (particles.frag: depth replacement,
+// the sky cubemap for ambient light), for a vertex shader that places the sprites.
+GraphicsPipelineDesc impostor_pipeline_desc(const char* vertex_shader, uint32_t push_constant_bytes,
+                                            const char* debug_name);
+
 class ParticlesPass {
  public:
   explicit ParticlesPass(const Context& context);

@@ -19,6 +19,23 @@
 
 namespace meniscus::sim {
 
+// Whether any CUDA device answers (without a Vulkan device to match: tests, benchmarks, batch
+// tools). "CUDA driver version is insufficient" is what a machine without a GPU answers.
+inline bool cuda_device_answers(std::string* why) {
+  int count = 0;
+  const cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess) {
+    if (why) *why = std::string("no CUDA device (") + cudaGetErrorString(error) + ")";
+    cudaGetLastError();  // clear the sticky error for later calls
+    return false;
+  }
+  if (count == 0) {
+    if (why) *why = "no CUDA device";
+    return false;
+  }
+  return true;
+}
+
 // A device array that only grows. `reserve` drops the contents when it grows (scratch that is
 // rewritten every step); `grow_keeping` copies the first `used` elements over.
 template <class T>

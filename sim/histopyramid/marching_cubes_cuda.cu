@@ -174,21 +174,7 @@ uint32_t blocks_for(uint64_t threads) { return uint32_t((threads + kBlock - 1) /
 
 }  // namespace
 
-bool cuda_marching_cubes_available(std::string* why) {
-  int count = 0;
-  const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess) {
-    // "CUDA driver version is insufficient" is what a machine without a GPU answers.
-    if (why) *why = std::string("no CUDA device (") + cudaGetErrorString(error) + ")";
-    cudaGetLastError();
-    return false;
-  }
-  if (count == 0) {
-    if (why) *why = "no CUDA device";
-    return false;
-  }
-  return true;
-}
+bool cuda_marching_cubes_available(std::string* why) { return sim::cuda_device_answers(why); }
 
 struct CudaMarchingCubes::Impl {
   std::string source, device;

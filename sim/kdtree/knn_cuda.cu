@@ -175,21 +175,7 @@ T* upload(const T* host, size_t count) {
 
 }  // namespace
 
-bool cuda_device_answers(std::string* why) {
-  int count = 0;
-  const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess) {
-    // "CUDA driver version is insufficient" is what a machine without a GPU answers.
-    if (why) *why = std::string("no CUDA device (") + cudaGetErrorString(error) + ")";
-    cudaGetLastError();
-    return false;
-  }
-  if (count == 0) {
-    if (why) *why = "no CUDA device";
-    return false;
-  }
-  return true;
-}
+bool cuda_device_answers(std::string* why) { return sim::cuda_device_answers(why); }
 
 void run_knn_cuda(const CudaKnnInput& in, uint32_t* indices, float* distances, double* kernel_ms) {
   if (in.max_depth + 2 > kMaxStack)

@@ -10,7 +10,7 @@
 namespace meniscus::sim::levelset {
 namespace {
 
-int floor_div4(int v) { return v >= 0 ? v / kTileSide : -((-v + kTileSide - 1) / kTileSide); }
+int floor_div4(int v) { return floor_div(v, kTileSide); }
 
 }  // namespace
 

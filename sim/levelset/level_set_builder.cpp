@@ -6,8 +6,6 @@
 namespace meniscus::sim::levelset {
 namespace {
 
-int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
 void fill_tile(SortedTileList& list, uint32_t id, TileCoord c, const DistanceFn& sdf) {
   float* v = list.tile(id);
   const float gamma = list.gamma();

@@ -15,7 +15,7 @@ namespace {
 
 uint64_t edge_key(uint32_t a, uint32_t b) { return uint64_t(std::min(a, b)) << 32 | std::max(a, b); }
 
-int floor_div4(int v) { return v >= 0 ? v / kTileSide : -((-v + kTileSide - 1) / kTileSide); }
+int floor_div4(int v) { return floor_div(v, kTileSide); }
 
 // Angle-weighted pseudo-normals (Bærentzen & Aanæs 2005) of faces, vertices and edges.
 struct PseudoNormals {

@@ -30,6 +30,9 @@ inline TileCoord coord_of(uint32_t key) {
           int32_t(key >> (kKeyBitsX + kKeyBitsY))};
 }
 
+// Floor division, so that negative voxel coordinates fall in the tile below (-1 / 4 is tile -1).
+inline int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
 // The 26 neighbour directions, (dx, dy, dz) in {-1, 0, 1}^3 \ {0}, in lexicographic (z, y, x)
 // order; direction d's opposite is 25 - d.
 const std::array<TileCoord, 26>& neighbour_offsets();

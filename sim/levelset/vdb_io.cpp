@@ -15,8 +15,6 @@ namespace {
   throw InputError(path.string() + ": " + what);
 }
 
-int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
 }  // namespace
 
 bool vdb_supported() { return true; }

@@ -314,10 +314,8 @@ double SphCpu::mean_error() const {
   return sum / double(error_.size());
 }
 
-void SphCpu::write(SharedBuffer& target) {
-  if (target.size() < count() * sizeof(Particle)) throw DeviceError("sph: shared buffer too small");
-  auto* out = static_cast<Particle*>(target.host_pointer());
-  if (!out) throw DeviceError("sph (cpu): shared buffer is not host-visible");
+// Each particle to its id's place, so published buffers keep their order from frame to frame.
+void SphCpu::publish(Particle* out) const {
   const float rho0 = params_.rest_density;
   for_each_particle(uint32_t(position_.size()), [&](uint32_t i) {
     const Vec3 x = position_[i], v = velocity_[i];
@@ -325,13 +323,16 @@ void SphCpu::write(SharedBuffer& target) {
   });
 }
 
+void SphCpu::write(SharedBuffer& target) {
+  if (target.size() < count() * sizeof(Particle)) throw DeviceError("sph: shared buffer too small");
+  auto* out = static_cast<Particle*>(target.host_pointer());
+  if (!out) throw DeviceError("sph (cpu): shared buffer is not host-visible");
+  publish(out);
+}
+
 std::vector<Particle> SphCpu::particles() const {
   std::vector<Particle> out(position_.size());
-  const float rho0 = params_.rest_density;
-  for (size_t i = 0; i < position_.size(); ++i) {
-    const Vec3 x = position_[i], v = velocity_[i];
-    out[id_[i]] = Particle{{x.x, x.y, x.z}, density_[i] * rho0, {v.x, v.y, v.z}, agitation_[i]};
-  }
+  publish(out.data());
   return out;
 }
 

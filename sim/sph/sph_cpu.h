@@ -37,6 +37,7 @@ class SphCpu : public SphStage {
   void apply_non_pressure_forces(float dt);
   void integrate(float dt);
   void emit_and_remove(float dt);
+  void publish(Particle* out) const;
   float max_speed() const;
   double mean_error() const;
   sph::Arrays arrays();

@@ -81,16 +81,8 @@ class SphCuda : public SphStage {
     upload(boundary_volume_.get(), setup_.boundary.volume.data(), setup_.boundary.volume.size());
     sort_by_cells(boundary_position_.get(), uint32_t(setup_.boundary.position.size()), boundary_cells_);
 
-    count_ = uint32_t(setup_.position.size());
-    upload(position_.get(), setup_.position.data(), count_);
-    upload(velocity_.get(), setup_.velocity.data(), count_);
-    std::vector<float> zeros(count_, 0.0f), ones(count_, 1.0f);
-    std::vector<uint32_t> ids(count_);
-    for (uint32_t i = 0; i < count_; ++i) ids[i] = i;
-    upload(agitation_.get(), zeros.data(), count_);
-    upload(density_.get(), ones.data(), count_);
-    upload(id_.get(), ids.data(), count_);
-    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host vectors die here
+    count_ = 0;
+    append(setup_.position, setup_.velocity);
     time_ = 0.0;
     pending_ = 0.0;
     indexed_ = false;
@@ -414,19 +406,24 @@ class SphCuda : public SphStage {
         v.push_back(born_v[k2]);
       }
     }
-    const uint32_t take = uint32_t(x.size());
-    stats_.emitted += take;
-    if (take == 0) return;
-    std::vector<float> zeros(take, 0.0f), ones(take, 1.0f);
-    std::vector<uint32_t> ids(take);
-    for (uint32_t k2 = 0; k2 < take; ++k2) ids[k2] = count_ + k2;
-    upload(position_.get() + count_, x.data(), take);
-    upload(velocity_.get() + count_, v.data(), take);
-    upload(agitation_.get() + count_, zeros.data(), take);
-    upload(density_.get() + count_, ones.data(), take);
-    upload(id_.get() + count_, ids.data(), take);
+    stats_.emitted += x.size();
+    append(x, v);
+  }
+
+  // New particles after the count_ present: at rest density, calm, with the next ids.
+  void append(const std::vector<Vec3>& x, const std::vector<Vec3>& v) {
+    const uint32_t n = uint32_t(x.size());
+    if (n == 0) return;
+    std::vector<float> zeros(n, 0.0f), ones(n, 1.0f);
+    std::vector<uint32_t> ids(n);
+    for (uint32_t k = 0; k < n; ++k) ids[k] = count_ + k;
+    upload(position_.get() + count_, x.data(), n);
+    upload(velocity_.get() + count_, v.data(), n);
+    upload(agitation_.get() + count_, zeros.data(), n);
+    upload(density_.get() + count_, ones.data(), n);
+    upload(id_.get() + count_, ids.data(), n);
     SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host vectors die here
-    count_ += take;
+    count_ += n;
   }
 
   SphParams params_;
@@ -473,11 +470,8 @@ std::unique_ptr<SphStage> make_sph_cuda(const SphParams& params, const Context& 
 
 std::unique_ptr<SphStage> make_sph_cuda_headless(const SphParams& params) {
   params.validate();
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0)
-    throw DeviceError(std::string("sph (cuda): no CUDA device answers (") +
-                      (status != cudaSuccess ? cudaGetErrorString(status) : "none found") + ")");
+  std::string why;
+  if (!cuda_device_answers(&why)) throw DeviceError("sph (cuda): " + why);
   SPH_CUDA_CHECK(cudaSetDevice(0));
   return std::make_unique<SphCuda>(params, nullptr);
 }

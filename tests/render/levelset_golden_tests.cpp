@@ -1,45 +1,38 @@
-// Headless golden of a level set drawn by the HistoPyramid surface pass: scenes/lucy_collapse.toml
-// (Lucy scan-converted into a sorted tile list, shrinking under mean-curvature flow) a few
-// frames in, so the image depends on the mesh conversion, the evolution and the per-frame
-// volume upload together.
+// Headless goldens of level sets drawn by the HistoPyramid surface pass, from the shipped
+// scenes: Lucy scan-converted into a sorted tile list and shrinking under mean-curvature flow a
+// few frames in (mesh conversion, evolution and the per-frame volume upload together), and the
+// bunny's points reconstructed when the scene loads.
 #include <catch2/catch.hpp>
 
 #include "engine/app/capture.h"
 #include "tests/render/image_compare.h"
 
 namespace meniscus {
+namespace {
 
-TEST_CASE("Lucy collapsing under mean-curvature flow matches its golden", "[render][levelset]") {
+void check_scene_golden(const char* scene, const std::string& golden, uint32_t frames) {
   CaptureOptions options;
-  options.scene = std::filesystem::path(MENISCUS_SOURCE_DIR) / "scenes/lucy_collapse.toml";
+  options.scene = std::filesystem::path(MENISCUS_SOURCE_DIR) / scene;
   options.width = 320;
   options.height = 240;
-  options.frames = 12;
+  options.frames = frames;
   options.sim = "cpu";
   options.validation = true;
   const CaptureResult result = capture(options);
   CHECK(result.validation_errors == 0);
-  const std::string failure = testing::check_golden("levelset_lucy_collapse", result.image);
+  const std::string failure = testing::check_golden(golden, result.image);
   INFO(failure);
   CHECK(failure.empty());
 }
 
-}  // namespace meniscus
+}  // namespace
 
-namespace meniscus {
+TEST_CASE("Lucy collapsing under mean-curvature flow matches its golden", "[render][levelset]") {
+  check_scene_golden("scenes/lucy_collapse.toml", "levelset_lucy_collapse", 12);
+}
 
 TEST_CASE("the bunny's points reconstructed as a level set match their golden", "[render][levelset]") {
-  CaptureOptions options;
-  options.scene = std::filesystem::path(MENISCUS_SOURCE_DIR) / "scenes/reconstruct_bunny.toml";
-  options.width = 320;
-  options.height = 240;
-  options.sim = "cpu";
-  options.validation = true;
-  const CaptureResult result = capture(options);
-  CHECK(result.validation_errors == 0);
-  const std::string failure = testing::check_golden("levelset_reconstruct_bunny", result.image);
-  INFO(failure);
-  CHECK(failure.empty());
+  check_scene_golden("scenes/reconstruct_bunny.toml", "levelset_reconstruct_bunny", 1);
 }
 
 }  // namespace meniscus

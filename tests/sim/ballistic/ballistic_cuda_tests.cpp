@@ -16,7 +16,7 @@
 #include "engine/interop/shared_buffer.h"
 #include "sim/ballistic/ballistic_cpu.h"
 #include "sim/ballistic/ballistic_stage.h"
-#include "tests/unit/interop/timeline_submit.h"
+#include "tests/unit/interop/stage_read_back.h"
 
 namespace meniscus {
 namespace {
@@ -26,25 +26,6 @@ int failures = 0;
 void check(bool ok, const std::string& what) {
   std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
   failures += ok ? 0 : 1;
-}
-
-// Reads the stage's published particles back through Vulkan, ordered by the stage's timeline.
-std::vector<sim::Particle> read_back(const Context& context, sim::ParticleStage& stage, const SharedBuffer& shared) {
-  const auto written = stage.gpu_wait(shared);
-  const auto done = stage.gpu_done_reading(shared);
-  if (!written || !done || written->semaphore != done->semaphore || done->value <= written->value)
-    throw DeviceError("CUDA stage did not hand out increasing written / done-reading values on one timeline");
-  Buffer readback(context, shared.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "test.readback");
-  {
-    test::TimelineSubmit copy(
-        context,
-        [&](VkCommandBuffer cmd) { test::record_copy_to_host(cmd, shared.buffer(), readback.handle(), shared.size()); },
-        written->semaphore, written->value, done->value);
-    copy.finish();
-  }
-  readback.invalidate();
-  const auto* first = static_cast<const sim::Particle*>(readback.mapped());
-  return std::vector<sim::Particle>(first, first + stage.count());
 }
 
 void compare(const std::vector<sim::Particle>& cpu, const std::vector<sim::Particle>& gpu, const char* when) {
@@ -90,19 +71,19 @@ int run() {
     cpu.step(0.0);
     cuda->step(0.0);
     cuda->write(shared);
-    compare(cpu.particles(), read_back(context, *cuda, shared), "frame 0");
+    compare(cpu.particles(), test::read_back(context, *cuda, shared), "frame 0");
     for (int frame = 0; frame < 120; ++frame) {
       cpu.step(1.0 / 60.0);
       cuda->step(1.0 / 60.0);
     }
     cuda->write(shared);
-    compare(cpu.particles(), read_back(context, *cuda, shared), "frame 120");
+    compare(cpu.particles(), test::read_back(context, *cuda, shared), "frame 120");
     for (int frame = 120; frame < 300; ++frame) {
       cpu.step(1.0 / 60.0);
       cuda->step(1.0 / 60.0);
     }
     cuda->write(shared);
-    compare(cpu.particles(), read_back(context, *cuda, shared), "frame 300");
+    compare(cpu.particles(), test::read_back(context, *cuda, shared), "frame 300");
     check(cuda->device_ms().has_value(), "CUDA stage reports its kernel time");
 
     // A host buffer is not a target for the CUDA backend.

@@ -20,7 +20,7 @@
 #include "sim/common/simulation_error.h"
 #include "sim/sph/sph_cpu.h"
 #include "sim/sph/sph_cuda.h"
-#include "tests/unit/interop/timeline_submit.h"
+#include "tests/unit/interop/stage_read_back.h"
 
 namespace meniscus {
 namespace {
@@ -46,24 +46,6 @@ Summary summarise(const std::vector<sim::Particle>& particles) {
   }
   s.mean_density /= double(particles.size());
   return s;
-}
-
-std::vector<sim::Particle> read_back(const Context& context, sim::ParticleStage& stage, const SharedBuffer& shared) {
-  const auto written = stage.gpu_wait(shared);
-  const auto done = stage.gpu_done_reading(shared);
-  if (!written || !done || done->value <= written->value)
-    throw DeviceError("CUDA stage did not hand out increasing written / done-reading values");
-  Buffer readback(context, shared.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "test.readback");
-  {
-    test::TimelineSubmit copy(
-        context,
-        [&](VkCommandBuffer cmd) { test::record_copy_to_host(cmd, shared.buffer(), readback.handle(), shared.size()); },
-        written->semaphore, written->value, done->value);
-    copy.finish();
-  }
-  readback.invalidate();
-  const auto* first = static_cast<const sim::Particle*>(readback.mapped());
-  return std::vector<sim::Particle>(first, first + stage.count());
 }
 
 int run() {
@@ -96,7 +78,7 @@ int run() {
   // Published through Vulkan-exported memory on the timeline: exactly what particles() reads.
   SharedBuffer shared(context, cuda->capacity() * sizeof(sim::Particle), SharedMemory::Cuda, "test.particles");
   cuda->write(shared);
-  const std::vector<sim::Particle> seen = read_back(context, *cuda, shared), direct = cuda->particles();
+  const std::vector<sim::Particle> seen = test::read_back(context, *cuda, shared), direct = cuda->particles();
   check(seen.size() == direct.size() && std::memcmp(seen.data(), direct.data(), seen.size() * sizeof(sim::Particle)) == 0,
         "Vulkan reads what the CUDA stage published");
 

@@ -184,12 +184,14 @@ float parse_number(std::string_view flag, const std::string& text, float min, fl
 
 void parse_levelset(Args& args, Command& command) {
   LevelSetOptions& o = command.levelset;
-  if (args.done()) throw InputError("meniscus levelset: missing input (a .vdb level set, or a closed .ply/.obj mesh)");
+  if (args.done())
+    throw InputError("meniscus levelset: missing input (a .vdb level set, a closed .ply/.obj mesh, or a volume with --iso)");
   o.input = args.take();
   const std::vector<Flag<LevelSetOptions>> flags = {
       {"-o", [](LevelSetOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
       {"--output", [](LevelSetOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
       {"--resolution", [](LevelSetOptions& o, Args& a, std::string_view f) { o.resolution = parse_count(f, a.value(f), 8); }},
+      {"--iso", [](LevelSetOptions& o, Args& a, std::string_view f) { o.iso = parse_number(f, a.value(f), -1e30f, 1e30f); }},
       {"--mcf", [](LevelSetOptions& o, Args& a, std::string_view f) { o.mcf = parse_number(f, a.value(f), 0.0f, 1e3f); }},
       {"--speed", [](LevelSetOptions& o, Args& a, std::string_view f) { o.speed = parse_number(f, a.value(f), -1e3f, 1e3f); }},
       {"--scheme",
@@ -268,7 +270,7 @@ std::string usage_text() {
          "                       [--fluid-debug none|depth|thickness|curvature|noise]\n"
          "  meniscus mesh <volume.nrrd|.nhdr|.vtk|levelset.vdb|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
          "                       [--sim cpu|vulkan|cuda] [--device NAME] [--validation]\n"
-         "  meniscus levelset <in.vdb|mesh.ply|mesh.obj> -o out.vdb [--resolution N] [--mcf ALPHA]\n"
+         "  meniscus levelset <in.vdb|mesh.ply|mesh.obj|volume --iso V> -o out.vdb [--resolution N] [--mcf ALPHA]\n"
          "                       [--speed F] [--scheme upwind|weno5] [--steps N | --time T | --until-converged]\n"
          "                       [--max-steps N] [--sim cpu|cuda]\n"
          "  meniscus reconstruct <points.ply|.obj> --depth D -o out.ply|.vdb [--start-depth d] [--alpha A]\n"

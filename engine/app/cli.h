@@ -26,6 +26,7 @@ struct LevelSetOptions {
   std::filesystem::path input;
   std::filesystem::path output;
   int resolution = 256;         // meshes: voxels along the longest side
+  std::optional<float> iso;     // dense volumes: the iso value that becomes the zero level
   float mcf = 0.0f;             // curvature weight α (voxels² per unit time)
   float speed = 0.0f;           // normal speed F (voxels per unit time, positive grows)
   std::string scheme = "weno5";  // upwind | weno5

@@ -9,8 +9,8 @@
 
 namespace meniscus {
 
-sim::Volume level_set_volume(const sim::levelset::SortedTileList& list, glm::vec3 voxel_origin, float voxel_size,
-                             std::string source) {
+sim::Volume level_set_box(const sim::levelset::SortedTileList& list, glm::vec3 voxel_origin, float voxel_size,
+                          std::string source, glm::ivec3& min_voxel) {
   if (list.size() == 0) throw InputError(source + ": the level set has no active tiles (no surface)");
   glm::ivec3 lo(INT32_MAX), hi(INT32_MIN);
   for (const sim::levelset::TileEntry& e : list.active()) {
@@ -25,7 +25,15 @@ sim::Volume level_set_volume(const sim::levelset::SortedTileList& list, glm::vec
   volume.spacing = glm::vec3(voxel_size);
   volume.origin = voxel_origin + glm::vec3(lo) * voxel_size;
   volume.source = std::move(source);
-  sim::levelset::sample_dense(list, lo, hi - lo, volume.values);
+  min_voxel = lo;
+  return volume;
+}
+
+sim::Volume level_set_volume(const sim::levelset::SortedTileList& list, glm::vec3 voxel_origin, float voxel_size,
+                             std::string source) {
+  glm::ivec3 lo;
+  sim::Volume volume = level_set_box(list, voxel_origin, voxel_size, std::move(source), lo);
+  sim::levelset::sample_dense(list, lo, glm::ivec3(volume.dims), volume.values);
   for (float& v : volume.values) v = -v;
   return volume;
 }

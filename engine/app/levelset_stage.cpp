@@ -6,7 +6,7 @@
 #include "engine/app/level_set_volume.h"
 #include "sim/reconstruct/reconstruction.h"
 #include "sim/common/mesh_reader.h"
-#include "sim/levelset/dense_sampling.h"
+#include "sim/levelset/cube_records.h"
 #include "sim/levelset/level_set_builder.h"
 #include "sim/levelset/velocity_field.h"
 #include "sim/levelset/mesh_level_set.h"
@@ -50,10 +50,10 @@ LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings) : settings_(
     list_ = std::make_unique<sim::levelset::SortedTileList>(1.5f);
     sim::levelset::build_from_sdf(
         *list_, [&](glm::vec3 p) { return glm::length(p - centre) - radius.x; }, glm::ivec3(0), glm::ivec3(settings.enright));
-    volume_.dims = glm::uvec3(settings.enright);
-    volume_.spacing = glm::vec3(1.0f / n);
-    volume_.origin = glm::vec3(0.5f / n);
-    volume_.source = "enright:" + std::to_string(settings.enright);
+    box_.dims = glm::uvec3(settings.enright);
+    box_.spacing = glm::vec3(1.0f / n);
+    box_.origin = glm::vec3(0.5f / n);
+    box_.source = "enright:" + std::to_string(settings.enright);
     params.velocity = sim::levelset::enright_velocity(settings.enright);
     params.rescaling_speed = false;  // as the Enright test does (sim/levelset/enright.h)
   } else if (!settings.points.empty()) {
@@ -70,9 +70,10 @@ LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings) : settings_(
           std::printf("levelset stage: %s level %d, %d iterations, %zu tiles, E %.4f%%\n", name.c_str(), level.level,
                       level.iterations, level.tiles, level.error_percent);
         });
-    volume_ = reconstruction_volume(r);  // fixes the drawn box; the band is then evolved inside it
-    const double h = r.frame.voxel_size(r.frame.finest);
-    min_voxel_ = glm::ivec3(glm::round((glm::dvec3(volume_.origin) - r.frame.cube_origin) / h)) + r.frame.offset(r.frame.finest);
+    // The box of the reconstructed band fixes where it is drawn; the band then evolves inside it.
+    const int level = r.frame.finest;
+    box_ = level_set_box(*r.list, glm::vec3(r.frame.world_of(glm::vec3(0.0f), level)), float(r.frame.voxel_size(level)),
+                         "reconstructed level set", min_voxel_);
     list_ = std::move(r.list);
   } else {
     const sim::TriangleMesh mesh = sim::read_mesh(settings.mesh);
@@ -80,29 +81,30 @@ LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings) : settings_(
         sim::levelset::fit_frame(mesh, settings.resolution, settings.margin, settings.mesh.string());
     list_ = std::make_unique<sim::levelset::SortedTileList>(1.5f);
     sim::levelset::build_from_mesh(*list_, mesh, frame, settings.mesh.string());
-    volume_.origin = frame.origin;
-    volume_.spacing = glm::vec3(frame.voxel_size);
-    volume_.source = settings.mesh.string();
-    volume_.dims = glm::uvec3(frame.dims);
+    box_.origin = frame.origin;
+    box_.spacing = glm::vec3(frame.voxel_size);
+    box_.source = settings.mesh.string();
+    box_.dims = glm::uvec3(frame.dims);
   }
-  dims_ = glm::ivec3(volume_.dims);
   evolution_ = std::make_unique<sim::levelset::LevelSetEvolution>(params);
 }
 
 bool LevelSetStage::step() {
   int steps = 0;
   for (; steps < settings_.steps_per_frame && list_->size() > 0; ++steps) time_ += evolution_->step(*list_, float(time_));
-  if (steps > 0) volume_current_ = false;
+  if (steps > 0) records_current_ = false;
   return steps > 0;
 }
 
-const sim::Volume& LevelSetStage::volume() {
-  if (volume_current_) return volume_;
-  sim::levelset::sample_dense(*list_, min_voxel_, dims_, phi_);
-  volume_.values.resize(phi_.size());
-  for (size_t i = 0; i < phi_.size(); ++i) volume_.values[i] = -phi_[i];
-  volume_current_ = true;
-  return volume_;
+const sim::CubeRecordSet& LevelSetStage::records(float phi_iso) {
+  if (records_current_ && records_.iso == phi_iso) return records_;
+  sim::levelset::generate_cube_records(*list_, records_, phi_iso, box_.source.c_str());
+  records_current_ = true;
+  return records_;
+}
+
+glm::vec3 LevelSetStage::record_origin() const {
+  return box_.origin + glm::vec3(records_.origin - min_voxel_) * box_.spacing;
 }
 
 }  // namespace meniscus

@@ -39,7 +39,8 @@ int reconstruct_points(const ReconstructOptions& o) {
                     static_cast<unsigned long long>(l.potential_tiles), l.error_percent, l.mean_abs_phi);
         std::fflush(stdout);
       });
-  std::printf("octree: %zu nodes (%zu merged leaves), %.1f ms\n", r.octree_nodes, r.merged_leaves, r.octree_ms);
+  std::printf("sample weights: %.1f ms; octree: %zu nodes (%zu merged leaves), %.1f ms\n", r.weights_ms, r.octree_nodes,
+              r.merged_leaves, r.octree_ms);
 
   const double h = r.frame.voxel_size(o.depth);
   if (o.output.extension() == ".vdb") {

@@ -1,6 +1,7 @@
 #include "engine/app/scene_renderer.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -84,7 +85,15 @@ SceneRenderer::SceneRenderer(const Context& context, const Scene& scene, VkForma
   if (const auto surface = read_surface_settings(scene)) {
     if (surface->volume == "stage:levelset") {
       if (!levelset_) scene.pass("surface").fail("volume", "\"stage:levelset\" needs a [[stage]] with type = \"levelset\"");
-      surface_ = std::make_unique<passes::SurfacePass>(context, levelset_->volume(), surface->settings);
+      // Layer iso values are on -φ (inside positive, as for a scan); the records need them in the band.
+      const float gamma = levelset_->gamma();
+      for (const passes::SurfaceLayer& layer : surface->settings.layers)
+        if (!(std::abs(layer.iso) < gamma))
+          scene.pass("surface").fail("layer", "layer \"" + layer.name + "\": a level set's iso value must lie inside its band (-" +
+                                                  std::to_string(gamma) + ", " + std::to_string(gamma) + ")");
+      surface_ = std::make_unique<passes::SurfacePass>(context, levelset_->box(), surface->settings,
+                                                       passes::SurfaceSource::CubeRecords, scene.render.frames_in_flight);
+      surface_->set_range({-0.99f * gamma, 0.99f * gamma});
     } else {
       surface_ = std::make_unique<passes::SurfacePass>(context, sim::load_volume(surface->volume), surface->settings);
     }
@@ -150,7 +159,7 @@ void SceneRenderer::build_graph(graph::FrameGraph& graph, Slot& slot, const Outp
                          graph::Access::HostWrite});
   graph::ImageHandle sky = sky_.add(graph, frame);
   passes::SceneTargets targets = background_.add(graph, output.extent, sky, frame);
-  if (surface_) targets = surface_->add(graph, targets, sky, frame);
+  if (surface_) targets = surface_->add(graph, targets, sky, frame, next_slot());
 
   for (size_t i = 0; i < particle_stages_.size(); ++i) {
     SharedBuffer& shared = *slot.particles[i];
@@ -221,10 +230,16 @@ void SceneRenderer::render(const OutputImage& output, const FrameSync& sync, dou
     const double ms = stage.device_ms().value_or(ms_since(step_start));
     slot.stage_samples.push_back({std::string(stage.name()), sim::backend_name(stage.backend()), ms});
   }
-  if (levelset_ && dt > 0.0) {
+  if (levelset_) {
     const auto step_start = Clock::now();
-    // A static level set (steps_per_frame = 0) is uploaded once, at construction.
-    if (levelset_->step() && surface_) surface_->update_volume(levelset_->volume());
+    if (dt > 0.0) levelset_->step();
+    // Every frame, into this slot's buffer: the records (cached by the stage while the level set
+    // and the iso value stay put), never a volume.
+    if (surface_ && surface_->source() == passes::SurfaceSource::CubeRecords)
+      for (size_t i = 0; i < surface_->layers().size(); ++i) {
+        const sim::CubeRecordSet& records = levelset_->records(-surface_->layers()[i].iso);
+        surface_->update_records(index, i, records, levelset_->record_origin(), levelset_->voxel_size());
+      }
     slot.stage_samples.push_back({"levelset", "cpu", ms_since(step_start)});
   }
   write_frame_uniforms(slot, output.extent, sim_time_);

@@ -1,7 +1,7 @@
 #pragma once
 // Running a GpuHistoPyramid once, outside a frame, and reading its surface back: for
-// `meniscus mesh --sim vulkan`, the benchmark and the CPU-reference tests. Two submissions:
-// the first builds the pyramid and reads the vertex count, the second extracts that many.
+// `meniscus mesh --sim vulkan`, the benchmark and the CPU-reference tests. The submissions are
+// pyramid_readback.h's, shared with the record pyramid; this gives them the volume's shape.
 #include <cstdint>
 #include <vector>
 

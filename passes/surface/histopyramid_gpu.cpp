@@ -1,20 +1,14 @@
 #include "passes/surface/histopyramid_gpu.h"
 
 #include <cstring>
+#include <vector>
 
 #include "engine/core/commands.h"
 #include "engine/core/context.h"
 #include "engine/core/error.h"
-#include "sim/histopyramid/mc_tables.h"
 
 namespace meniscus::passes {
 namespace {
-
-constexpr uint32_t kTableStride = 37;  // triangle count, then up to 36 edge ids
-
-std::vector<Binding> storage_bindings(uint32_t count) {
-  return std::vector<Binding>(count, Binding{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT});
-}
 
 // A device-local buffer filled through a staging copy (set-up time only).
 Buffer upload(const Context& context, const void* data, VkDeviceSize bytes, const char* name) {
@@ -29,25 +23,8 @@ Buffer upload(const Context& context, const void* data, VkDeviceSize bytes, cons
   return buffer;
 }
 
-std::vector<uint32_t> packed_tables() {
-  static_assert(sim::mc::kMaxTriangles * 3 <= 36, "table stride too small");
-  std::vector<uint32_t> out(256 * kTableStride, 0);
-  for (int c = 0; c < 256; ++c) {
-    const auto& entry = sim::mc::cases()[c];
-    out[c * kTableStride] = entry.triangles;
-    for (int i = 0; i < entry.triangles * 3; ++i) out[c * kTableStride + 1 + i] = entry.edges[i];
-  }
-  return out;
-}
-
-// Bindings 0-2 of every histopyramid shader: the volume, the pyramid, the case tables.
-DescriptorWrites pyramid_writes(const graph::PassContext& ctx, const HistoPyramidOutputs& o) {
-  DescriptorWrites writes;
-  writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.volume))
-      .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.pyramid))
-      .buffer(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.tables));
-  return writes;
-}
+// The dense volume's shaders and pyramid buffer (see pyramid_passes.h).
+constexpr PyramidKind kVolumePyramid{"hp_classify", "hp_reduce", "hp_indirect", "hp_extract", "pyramid"};
 
 }  // namespace
 
@@ -61,14 +38,10 @@ GpuHistoPyramid::GpuHistoPyramid(const Context& context, const sim::Volume& volu
       spacing_(spacing),
       range_(volume.range()),
       volume_(upload(context, volume.values.data(), volume.values.size() * sizeof(float), "surface.volume")),
-      tables_([&] {
-        const auto tables = packed_tables();
+      passes_(context, name_, kVolumePyramid, [&] {
+        const auto tables = packed_mc_tables();
         return upload(context, tables.data(), tables.size() * sizeof(uint32_t), "surface.mc_tables");
-      }()),
-      classify_(context, ComputePipelineDesc{"hp_classify.comp", storage_bindings(3), sizeof(HistoPyramidParams), "surface.hp_classify"}),
-      reduce_(context, ComputePipelineDesc{"hp_reduce.comp", storage_bindings(3), sizeof(HistoPyramidParams), "surface.hp_reduce"}),
-      indirect_(context, ComputePipelineDesc{"hp_indirect.comp", storage_bindings(4), sizeof(HistoPyramidParams), "surface.hp_indirect"}),
-      extract_(context, ComputePipelineDesc{"hp_extract.comp", storage_bindings(5), sizeof(HistoPyramidParams), "surface.hp_extract"}) {
+      }()) {
   for (uint32_t s = layout_.side / 2; s >= 1; s /= 2) {
     pyramid_texels_ += uint64_t(s) * s;
     ++levels_;
@@ -95,96 +68,17 @@ void GpuHistoPyramid::update_volume(const sim::Volume& volume) {
   range_ = volume.range();
 }
 
-HistoPyramidOutputs GpuHistoPyramid::add(graph::FrameGraph& graph, float iso) {
-  HistoPyramidOutputs out;
-  out.iso = iso;
+PyramidOutputs GpuHistoPyramid::add(graph::FrameGraph& graph, float iso) {
   // Uploaded once and never written again: no pending access when a frame starts.
-  out.volume = graph.import_buffer(name_ + ".volume", {volume_.handle(), volume_.size(), graph::Access::None, graph::Access::None});
-  out.tables = graph.import_buffer(name_ + ".mc_tables", {tables_.handle(), tables_.size(), graph::Access::None, graph::Access::None});
-
-  graph.add_pass(name_ + ".hp_classify", [&](graph::PassBuilder& b) {
-    b.read(out.volume, graph::Access::ComputeStorageRead);
-    b.read(out.tables, graph::Access::ComputeStorageRead);
-    out.pyramid = b.write(b.create_buffer(name_ + ".pyramid", {pyramid_texels_ * 16}), graph::Access::ComputeStorageWrite);
-    const auto o = out;
-    const HistoPyramidParams p = params(iso);
-    return [this, o, p](graph::PassContext& ctx) {
-      DescriptorWrites writes = pyramid_writes(ctx, o);
-      classify_.bind(ctx.cmd);
-      classify_.push_descriptors(ctx.cmd, writes);
-      classify_.push_constants(ctx.cmd, p);
-      const uint32_t level_side = layout_.side / 2;
-      vkCmdDispatch(ctx.cmd, (level_side + 7) / 8, (level_side + 7) / 8, 1);
-    };
-  });
-
-  graph.add_pass(name_ + ".hp_reduce", [&](graph::PassBuilder& b) {
-    b.read(out.volume, graph::Access::ComputeStorageRead);
-    b.read(out.tables, graph::Access::ComputeStorageRead);
-    out.pyramid = b.write(out.pyramid, graph::Access::ComputeStorageReadWrite);
-    const auto o = out;
-    return [this, o, iso](graph::PassContext& ctx) {
-      DescriptorWrites writes = pyramid_writes(ctx, o);
-      reduce_.bind(ctx.cmd);
-      reduce_.push_descriptors(ctx.cmd, writes);
-      for (uint32_t level = 1; level < levels_; ++level) {
-        // Each level reads the one below, written by the previous dispatch of this pass.
-        VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        barrier.srcStageMask = barrier.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-        barrier.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-        barrier.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
-        VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dependency.memoryBarrierCount = 1;
-        dependency.pMemoryBarriers = &barrier;
-        if (level > 1) vkCmdPipelineBarrier2(ctx.cmd, &dependency);
-        reduce_.push_constants(ctx.cmd, params(iso, level));
-        const uint32_t level_side = layout_.side >> (level + 1);
-        vkCmdDispatch(ctx.cmd, (level_side + 7) / 8, (level_side + 7) / 8, 1);
-      }
-    };
-  });
-
-  graph.add_pass(name_ + ".hp_indirect", [&](graph::PassBuilder& b) {
-    b.read(out.volume, graph::Access::ComputeStorageRead);
-    b.read(out.tables, graph::Access::ComputeStorageRead);
-    b.read(out.pyramid, graph::Access::ComputeStorageRead);
-    out.indirect = b.write(b.create_buffer(name_ + ".draw_args", {16}), graph::Access::ComputeStorageWrite);
-    const auto o = out;
-    const HistoPyramidParams p = params(iso);
-    return [this, o, p](graph::PassContext& ctx) {
-      DescriptorWrites writes = pyramid_writes(ctx, o);
-      writes.buffer(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(o.indirect));
-      indirect_.bind(ctx.cmd);
-      indirect_.push_descriptors(ctx.cmd, writes);
-      indirect_.push_constants(ctx.cmd, p);
-      vkCmdDispatch(ctx.cmd, 1, 1, 1);
-    };
-  });
-  return out;
-}
-
-graph::BufferHandle GpuHistoPyramid::add_extract(graph::FrameGraph& graph, const HistoPyramidOutputs& in,
-                                                 graph::BufferHandle vertices, uint32_t max_vertices) {
-  graph::BufferHandle written;
-  graph.add_pass(name_ + ".hp_extract", [&](graph::PassBuilder& b) {
-    b.read(in.volume, graph::Access::ComputeStorageRead);
-    b.read(in.tables, graph::Access::ComputeStorageRead);
-    b.read(in.pyramid, graph::Access::ComputeStorageRead);
-    b.read(in.indirect, graph::Access::ComputeStorageRead);
-    written = b.write(vertices, graph::Access::ComputeStorageWrite);
-    const HistoPyramidParams p = params(in.iso);
-    return [this, in, written, p, max_vertices](graph::PassContext& ctx) {
-      DescriptorWrites writes = pyramid_writes(ctx, in);
-      writes.buffer(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(in.indirect))
-          .buffer(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(written));
-      extract_.bind(ctx.cmd);
-      extract_.push_descriptors(ctx.cmd, writes);
-      extract_.push_constants(ctx.cmd, p);
-      // The count lives on the GPU; the dispatch covers the buffer and the shader stops at it.
-      vkCmdDispatch(ctx.cmd, (max_vertices + 63) / 64, 1, 1);
-    };
-  });
-  return written;
+  const graph::BufferHandle volume =
+      graph.import_buffer(name_ + ".volume", {volume_.handle(), volume_.size(), graph::Access::None, graph::Access::None});
+  // Level l (0 = the cells' counts) is a square of side >> (l + 1) texels, in 8x8 workgroups.
+  std::vector<PyramidLevel> levels;
+  for (uint32_t level = 0; level < levels_; ++level) {
+    const uint32_t groups = ((layout_.side >> (level + 1)) + 7) / 8;
+    levels.push_back({PyramidConstants::of(params(iso, level)), glm::uvec2(groups)});
+  }
+  return passes_.add(graph, volume, pyramid_texels_ * 16, levels);
 }
 
 }  // namespace meniscus::passes

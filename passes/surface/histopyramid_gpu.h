@@ -4,6 +4,7 @@
 //   surface.hp_classify  level 0: the vertex count of every cell, 2x2 cells per uvec4 texel
 //   surface.hp_reduce    levels 1..top: sums of 2x2 texels
 //   surface.hp_indirect  the top element becomes the indirect draw's vertex count
+// The passes themselves are recorded by pyramid_passes.h, shared with the cube-record pyramid.
 // The same traversal (shaders/include/histopyramid.glsl) serves the vertex shader that draws
 // the surface directly and the compute shader that extracts it into a buffer. Runs on any
 // Vulkan 1.3 device, lavapipe included; sim/histopyramid is the CPU reference it is tested
@@ -13,8 +14,8 @@
 #include <glm/glm.hpp>
 
 #include "engine/core/buffer.h"
-#include "engine/core/pipeline.h"
 #include "engine/graph/frame_graph.h"
+#include "passes/surface/pyramid_passes.h"
 #include "sim/histopyramid/marching_cubes.h"
 #include "sim/histopyramid/volume.h"
 
@@ -29,11 +30,6 @@ struct HistoPyramidParams {
 };
 static_assert(sizeof(HistoPyramidParams) == 64);
 
-struct HistoPyramidOutputs {
-  graph::BufferHandle volume, pyramid, tables, indirect;
-  float iso = 0.0f;  // the iso value the pyramid was built for
-};
-
 class GpuHistoPyramid {
  public:
   // Uploads the volume and the case tables once. `origin`/`spacing` override the volume's, so a
@@ -42,13 +38,13 @@ class GpuHistoPyramid {
   GpuHistoPyramid(const Context& context, const sim::Volume& volume, glm::vec3 origin, glm::vec3 spacing,
                   std::string name = "surface");
 
-  HistoPyramidOutputs add(graph::FrameGraph& graph, float iso);
+  // The pyramid passes for `iso`; the outputs' source is the volume.
+  PyramidOutputs add(graph::FrameGraph& graph, float iso);
   // Replaces the volume's values (same dimensions), waiting for the copy: the caller makes sure
   // no submitted frame still reads the volume (SurfacePass::update_volume idles the device).
   void update_volume(const sim::Volume& volume);
-  // Extraction into `vertices` (pairs of vec4: position, normal), at most max_vertices.
-  graph::BufferHandle add_extract(graph::FrameGraph& graph, const HistoPyramidOutputs& pyramid,
-                                  graph::BufferHandle vertices, uint32_t max_vertices);
+  // Its passes, for the extraction: pairs of vec4 per vertex, position + edge id bits, normal.
+  const PyramidPasses& passes() const { return passes_; }
 
   HistoPyramidParams params(float iso, uint32_t level = 0) const;
   const sim::FlatLayout& layout() const { return layout_; }
@@ -64,8 +60,7 @@ class GpuHistoPyramid {
   uint32_t levels_ = 0;
   uint64_t pyramid_texels_ = 0;
   Buffer volume_;
-  Buffer tables_;
-  Pipeline classify_, reduce_, indirect_, extract_;
+  PyramidPasses passes_;
 };
 
 }  // namespace meniscus::passes

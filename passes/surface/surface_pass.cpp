@@ -1,6 +1,8 @@
 #include "passes/surface/surface_pass.h"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 
 #include "engine/core/context.h"
 #include "passes/common/rendering.h"
@@ -8,17 +10,18 @@
 namespace meniscus::passes {
 namespace {
 
+// The pyramid's own 64 bytes (HistoPyramidParams or RecordPyramidParams), then the draw's.
 struct PushConstants {
-  HistoPyramidParams hp;
+  PyramidConstants pyramid;
   glm::vec4 color;          // rgb, a = opacity
   glm::vec4 model_rows[3];  // volume -> world affine transform, row-major 3x4
 };
 static_assert(sizeof(PushConstants) == 128, "must fit lavapipe's 128-byte push constants");
 
-GraphicsPipelineDesc surface_pipeline(bool blended) {
+GraphicsPipelineDesc surface_pipeline(bool blended, SurfaceSource source) {
   constexpr VkShaderStageFlags kVertex = VK_SHADER_STAGE_VERTEX_BIT;
   return GraphicsPipelineDesc{
-      .vertex_shader = "surface.vert",
+      .vertex_shader = source == SurfaceSource::CubeRecords ? "surface_records.vert" : "surface.vert",
       .fragment_shader = "surface.frag",
       .bindings = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVertex},
                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVertex},
@@ -37,11 +40,13 @@ GraphicsPipelineDesc surface_pipeline(bool blended) {
 
 }  // namespace
 
-SurfacePass::SurfacePass(const Context& context, const sim::Volume& volume, const SurfaceSettings& settings)
+SurfacePass::SurfacePass(const Context& context, const sim::Volume& volume, const SurfaceSettings& settings,
+                         SurfaceSource source, uint32_t frames_in_flight)
     : context_(context),
       settings_(settings),
-      opaque_(context, surface_pipeline(false)),
-      blended_(context, surface_pipeline(true)),
+      source_(source),
+      opaque_(context, surface_pipeline(false, source)),
+      blended_(context, surface_pipeline(true, source)),
       sampler_(create_sampler(context, Filter::Linear, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)) {
   // Place the volume in the world: its centre at `position`, its largest extent `size` long,
   // its `up_axis` along +y (scans store the body axis as z).
@@ -56,11 +61,20 @@ SurfacePass::SurfacePass(const Context& context, const sim::Volume& volume, cons
   const glm::vec3 translation = settings.position - linear * center;
   for (int row = 0; row < 3; ++row)
     model_rows_[row] = glm::vec4(linear[0][row], linear[1][row], linear[2][row], translation[row]);
-  for (const SurfaceLayer& layer : settings.layers)
-    pyramids_.push_back(std::make_unique<GpuHistoPyramid>(context, volume, volume.origin, volume.spacing, "surface." + layer.name));
+  for (const SurfaceLayer& layer : settings.layers) {
+    if (source == SurfaceSource::CubeRecords)
+      record_pyramids_.push_back(std::make_unique<GpuRecordPyramid>(context, frames_in_flight, "surface." + layer.name));
+    else
+      pyramids_.push_back(std::make_unique<GpuHistoPyramid>(context, volume, volume.origin, volume.spacing, "surface." + layer.name));
+  }
 }
 
 SurfacePass::~SurfacePass() { vkDestroySampler(context_.device(), sampler_, nullptr); }
+
+void SurfacePass::update_records(uint32_t slot, size_t layer, const sim::CubeRecordSet& set, glm::vec3 origin,
+                                 float voxel_size) {
+  record_pyramids_.at(layer)->upload(slot, set, origin, voxel_size);
+}
 
 void SurfacePass::update_volume(const sim::Volume& volume) {
   context_.wait_idle();
@@ -68,44 +82,46 @@ void SurfacePass::update_volume(const sim::Volume& volume) {
 }
 
 SceneTargets SurfacePass::add(graph::FrameGraph& graph, const SceneTargets& targets, graph::ImageHandle sky,
-                              graph::BufferHandle frame) {
+                              graph::BufferHandle frame, uint32_t slot) {
   SceneTargets current = targets;
   // Opaque layers first, then the translucent ones over them.
   for (const bool blended : {false, true}) {
     for (size_t i = 0; i < settings_.layers.size(); ++i) {
       const SurfaceLayer& layer = settings_.layers[i];
       if (!layer.visible || (layer.opacity < 1.0f) != blended) continue;
-      const HistoPyramidOutputs pyramid = pyramids_[i]->add(graph, layer.iso);
-      const PushConstants constants{pyramids_[i]->params(layer.iso), glm::vec4(layer.color, layer.opacity),
+      // Either pyramid: its three buffers (bindings 0-2), its draw arguments, its push constants.
+      const std::optional<PyramidOutputs> pyramid = source_ == SurfaceSource::CubeRecords
+                                                        ? record_pyramids_[i]->add(graph, slot)
+                                                        : pyramids_[i]->add(graph, layer.iso);
+      if (!pyramid) continue;  // no records: nothing crosses this frame
+      const std::array<graph::BufferHandle, 3> sources{pyramid->source, pyramid->pyramid, pyramid->tables};
+      const graph::BufferHandle indirect = pyramid->indirect;
+      const PushConstants constants{pyramid->constants, glm::vec4(layer.color, layer.opacity),
                                     {model_rows_[0], model_rows_[1], model_rows_[2]}};
       const Pipeline* pipeline = blended ? &blended_ : &opaque_;
       SceneTargets out;
       graph.add_pass("surface." + layer.name + ".draw", [&](graph::PassBuilder& b) {
-        b.read(pyramid.indirect, graph::Access::IndirectRead);
-        b.read(pyramid.pyramid, graph::Access::VertexStorageRead);
-        b.read(pyramid.volume, graph::Access::VertexStorageRead);
-        b.read(pyramid.tables, graph::Access::VertexStorageRead);
+        b.read(indirect, graph::Access::IndirectRead);
+        for (const graph::BufferHandle& source : sources) b.read(source, graph::Access::VertexStorageRead);
         b.read(frame, graph::Access::VertexStorageRead);
         b.read(sky, graph::Access::FragmentSample);
         out.color = b.write(current.color, graph::Access::ColorAttachmentReadWrite);
         out.depth = blended ? current.depth : b.write(current.depth, graph::Access::DepthAttachmentWrite);
         if (blended) b.read(current.depth, graph::Access::DepthAttachmentRead);
-        return [this, pyramid, out, sky, frame, constants, pipeline, blended](graph::PassContext& ctx) {
+        return [this, sources, indirect, out, sky, frame, constants, pipeline, blended](graph::PassContext& ctx) {
           begin_rendering(ctx.cmd, ctx.desc(out.color).extent, {{ctx.view(out.color), std::nullopt}},
                           DepthTarget{ctx.view(out.depth),
                                       blended ? VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                                       std::nullopt});
           DescriptorWrites writes;
-          writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(pyramid.volume))
-              .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(pyramid.pyramid))
-              .buffer(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(pyramid.tables))
-              .buffer(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(frame))
+          for (uint32_t b = 0; b < 3; ++b) writes.buffer(b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(sources[b]));
+          writes.buffer(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(frame))
               .image(4, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ctx.view(sky), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                      sampler_);
           pipeline->bind(ctx.cmd);
           pipeline->push_descriptors(ctx.cmd, writes);
           pipeline->push_constants(ctx.cmd, constants);
-          vkCmdDrawIndirect(ctx.cmd, ctx.buffer(pyramid.indirect), 0, 1, 16);
+          vkCmdDrawIndirect(ctx.cmd, ctx.buffer(indirect), 0, 1, 16);
           end_rendering(ctx.cmd);
         };
       });

@@ -3,11 +3,13 @@
 // curvatures), by central differences: it is parabolic, so it is not upwinded.
 #include <cmath>
 
+#include "sim/common/host_device.h"
+
 namespace meniscus::sim::levelset {
 
 // κ|∇φ| at p[0] of a block whose x, y, z neighbours lie 1, sy, sz apart; reads the 3^3
 // neighbourhood. 0 where the gradient vanishes (a flat, clamped region has no curvature).
-inline float curvature_speed(const float* p, int sy, int sz) {
+MENISCUS_HD inline float curvature_speed(const float* p, int sy, int sz) {
   const auto f = [&](int ox, int oy, int oz) { return p[ox + oy * sy + oz * sz]; };
   const float c = f(0, 0, 0);
   const float fx = 0.5f * (f(1, 0, 0) - f(-1, 0, 0));

@@ -28,7 +28,7 @@ void build_from_sdf(SortedTileList& list, const DistanceFn& sdf, glm::ivec3 voxe
   require_representable(hi, "level set domain");
   const float gamma = list.gamma();
   const float half_diagonal = 0.5f * std::sqrt(3.0f) * (kTileSide - 1);
-  std::vector<uint32_t> keys;
+  std::vector<TileKey> keys;
   for (int z = lo.z; z <= hi.z; ++z)  // (z, y, x) loops produce keys in increasing order
     for (int y = lo.y; y <= hi.y; ++y)
       for (int x = lo.x; x <= hi.x; ++x) {

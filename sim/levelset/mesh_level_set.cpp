@@ -125,7 +125,7 @@ MeshLevelSetStats build_from_mesh(SortedTileList& list, const TriangleMesh& mesh
   const PseudoNormals normals = pseudo_normals(v, mesh);
   const float gamma = list.gamma();
   const float band = gamma + 1.0f;  // a voxel's distance matters within γ; one more for the sign
-  std::unordered_map<uint32_t, BandTile> tiles;
+  std::unordered_map<TileKey, BandTile> tiles;
   MeshLevelSetStats stats;
   for (size_t t = 0; t < mesh.triangles.size(); ++t) {
     const glm::vec3 a = v[mesh.triangles[t][0]], b = v[mesh.triangles[t][1]], c = v[mesh.triangles[t][2]];
@@ -149,7 +149,7 @@ MeshLevelSetStats build_from_mesh(SortedTileList& list, const TriangleMesh& mesh
           tile.value[k] = side < 0.0f ? -d : d;
         }
   }
-  std::vector<uint32_t> keys;
+  std::vector<TileKey> keys;
   for (const auto& [key, tile] : tiles)
     if (std::any_of(tile.best.begin(), tile.best.end(), [&](float d) { return d < gamma; })) keys.push_back(key);
   std::sort(keys.begin(), keys.end());

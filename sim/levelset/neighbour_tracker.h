@@ -17,10 +17,10 @@ class NeighbourTracker {
   NeighbourTracker(const std::vector<TileEntry>& list, int direction_sign);
 
   // Positions the pointers for a walk that starts at `first_key`.
-  void start(uint32_t first_key);
+  void start(TileKey first_key);
   // List positions of the 26 neighbours of the tile at `key` (SIZE_MAX where none). Keys must
   // be given in increasing order after start().
-  void neighbours(uint32_t key, std::array<size_t, 26>& positions);
+  void neighbours(TileKey key, std::array<size_t, 26>& positions);
 
  private:
   const std::vector<TileEntry>& list_;

@@ -1,7 +1,5 @@
 #include "sim/levelset/sorted_tile_list.h"
 
-#include "sim/levelset/neighbour_tracker.h"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -65,14 +63,14 @@ void SortedTileList::update_flags(uint32_t id) {
   border_[id] = border;
 }
 
-std::optional<size_t> SortedTileList::find(uint32_t key) const {
+std::optional<size_t> SortedTileList::find(TileKey key) const {
   auto it = std::lower_bound(active_.begin(), active_.end(), key,
-                             [](const TileEntry& e, uint32_t k) { return e.key < k; });
+                             [](const TileEntry& e, TileKey k) { return e.key < k; });
   if (it == active_.end() || it->key != key) return std::nullopt;
   return size_t(it - active_.begin());
 }
 
-void SortedTileList::insert(const std::vector<uint32_t>& keys, float fill) {
+void SortedTileList::insert(const std::vector<TileKey>& keys, float fill) {
   TileStatus unused;
   std::vector<TileEntry> added;
   added.reserve(keys.size());
@@ -91,108 +89,57 @@ void SortedTileList::insert(const std::vector<uint32_t>& keys, float fill) {
   active_ = std::move(merged);
 }
 
-TileStatus SortedTileList::manage() {
-  TileStatus status;
-  const auto& offsets = neighbour_offsets();
+namespace {
 
-  // The dilated list: every active tile and its 26 neighbours, in key order. Shifting the
-  // whole sorted list by one offset keeps it sorted, so 27 sorted runs are merged, not sorted.
-  std::vector<uint32_t> dilated;
-  dilated.reserve(active_.size() * 4);
-  {
-    std::vector<uint32_t> run;
-    std::vector<uint32_t> merged;
-    for (const TileEntry& e : active_) dilated.push_back(e.key);
-    for (const TileCoord& d : offsets) {
-      run.clear();
-      for (const TileEntry& e : active_) {
-        const TileCoord c = coord_of(e.key);
-        const TileCoord n{c.x + d.x, c.y + d.y, c.z + d.z};
-        if (representable(n)) run.push_back(key_of(n));
-      }
-      merged.clear();
-      std::set_union(dilated.begin(), dilated.end(), run.begin(), run.end(), std::back_inserter(merged));
-      dilated.swap(merged);
-    }
-  }
+// For each voxel of a new tile, the 26 neighbour directions ordered by the squared distance from
+// the voxel to that neighbour's nearest voxel (ties: lower direction first), with that voxel.
+struct NearestNeighbourVoxel {
+  uint8_t direction;
+  uint8_t voxel;  // index inside the neighbour tile
+};
+using NeighbourOrder = std::array<std::array<NearestNeighbourVoxel, 26>, kTileVoxels>;
 
-  // One ordered pass: keep, remove or create each candidate (Algorithm 2).
-  std::vector<TileEntry> next;
-  next.reserve(dilated.size());
-  std::vector<uint32_t> freed;
-  // The candidates come in key order: the list position of each and of its 26 neighbours only
-  // move forward (Algorithm 1's pointers), so no search per candidate.
-  NeighbourTracker requesters(active_, -1);  // neighbour d of a candidate sits at c - offset[d]
-  if (!dilated.empty()) requesters.start(dilated.front());
-  std::array<size_t, 26> positions;
-  size_t cursor = 0;
-  for (uint32_t key : dilated) {
-    while (cursor < active_.size() && active_[cursor].key < key) ++cursor;
-    const std::optional<size_t> here =
-        cursor < active_.size() && active_[cursor].key == key ? std::optional<size_t>(cursor) : std::nullopt;
-    // Which neighbours ask for this tile: those whose activity bit points at it.
-    requesters.neighbours(key, positions);
-    bool requested = false;
-    for (int d = 0; d < 26 && !requested; ++d)
-      requested = positions[d] != SIZE_MAX && (activity_[active_[positions[d]].id] & (1u << d));
-    const TileCoord c = coord_of(key);
-    if (here) {
-      const uint32_t id = active_[*here].id;
-      if (requested || (activity_[id] & kSelfActive)) {
-        next.push_back({key, id});
-        ++status.kept;
-      } else {
-        freed.push_back(id);
-        ++status.removed;
-      }
-    } else if (requested) {
-      const uint32_t id = allocate(status);
-      fill_new_tile(id, c);
-      update_flags(id);
-      next.push_back({key, id});
-      ++status.added;
-    }
-  }
-  // Freed slots go back only now, so a slot freed and reused in one pass cannot alias.
-  for (uint32_t id : freed) {
-    activity_[id] = border_[id] = 0;
-    free_.push_back(id);
-  }
-  active_ = std::move(next);
-  return status;
+const NeighbourOrder& nearest_neighbour_voxels() {
+  static const NeighbourOrder order = [] {
+    NeighbourOrder out{};
+    const auto& offsets = neighbour_offsets();
+    for (int z = 0; z < kTileSide; ++z)
+      for (int y = 0; y < kTileSide; ++y)
+        for (int x = 0; x < kTileSide; ++x) {
+          std::array<std::pair<int, NearestNeighbourVoxel>, 26> ranked;
+          for (int d = 0; d < 26; ++d) {
+            // This voxel in the neighbour's coordinates, and the neighbour's voxel nearest to it.
+            const int lx = x - offsets[d].x * kTileSide, ly = y - offsets[d].y * kTileSide, lz = z - offsets[d].z * kTileSide;
+            const int nx = std::clamp(lx, 0, kTileSide - 1), ny = std::clamp(ly, 0, kTileSide - 1),
+                      nz = std::clamp(lz, 0, kTileSide - 1);
+            const int distance = (lx - nx) * (lx - nx) + (ly - ny) * (ly - ny) + (lz - nz) * (lz - nz);
+            ranked[d] = {distance, {uint8_t(d), uint8_t(SortedTileList::voxel_index(nx, ny, nz))}};
+          }
+          std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+          for (int i = 0; i < 26; ++i) out[SortedTileList::voxel_index(x, y, z)][i] = ranked[i].second;
+        }
+    return out;
+  }();
+  return order;
 }
 
-void SortedTileList::fill_new_tile(uint32_t id, const TileCoord& c) {
+}  // namespace
+
+void SortedTileList::fill_new_tile(uint32_t id, const uint32_t neighbour_ids[26]) {
   // Beyond the band the value is ±γ; the sign comes from the nearest voxel of any existing
   // neighbour (a single requesting tile is not enough: a corner neighbour's one voxel says
   // little about a whole tile, and would invent an interface).
-  const auto& offsets = neighbour_offsets();
-  uint32_t neighbour_ids[26];
-  for (int d = 0; d < 26; ++d) {
-    const TileCoord n{c.x + offsets[d].x, c.y + offsets[d].y, c.z + offsets[d].z};
-    const std::optional<size_t> at = representable(n) ? find(key_of(n)) : std::nullopt;
-    neighbour_ids[d] = at ? active_[*at].id : UINT32_MAX;
-  }
+  const NeighbourOrder& order = nearest_neighbour_voxels();
   float* to = tile(id);
-  for (int z = 0; z < kTileSide; ++z)
-    for (int y = 0; y < kTileSide; ++y)
-      for (int x = 0; x < kTileSide; ++x) {
-        int best_distance = INT32_MAX;
-        float sign = 1.0f;
-        for (int d = 0; d < 26; ++d) {
-          if (neighbour_ids[d] == UINT32_MAX) continue;
-          // This voxel in the neighbour's coordinates, and the neighbour's voxel nearest to it.
-          const int lx = x - offsets[d].x * kTileSide, ly = y - offsets[d].y * kTileSide, lz = z - offsets[d].z * kTileSide;
-          const int nx = std::clamp(lx, 0, kTileSide - 1), ny = std::clamp(ly, 0, kTileSide - 1),
-                    nz = std::clamp(lz, 0, kTileSide - 1);
-          const int distance = (lx - nx) * (lx - nx) + (ly - ny) * (ly - ny) + (lz - nz) * (lz - nz);
-          if (distance < best_distance) {
-            best_distance = distance;
-            sign = tile(neighbour_ids[d])[voxel_index(nx, ny, nz)] < 0 ? -1.0f : 1.0f;
-          }
-        }
-        to[voxel_index(x, y, z)] = sign * gamma_;
+  for (int v = 0; v < kTileVoxels; ++v) {
+    float sign = 1.0f;
+    for (const NearestNeighbourVoxel& n : order[v])
+      if (neighbour_ids[n.direction] != UINT32_MAX) {
+        sign = tile(neighbour_ids[n.direction])[n.voxel] < 0 ? -1.0f : 1.0f;
+        break;
       }
+    to[v] = sign * gamma_;
+  }
 }
 
 std::string SortedTileList::check_invariants() const {

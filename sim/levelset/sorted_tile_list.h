@@ -10,9 +10,10 @@
 //    the neighbour in direction d is needed next step; bit 26: the tile itself holds one.
 //  - border: the facing layer is inside the interface (negative), so a missing neighbour
 //    there reads as -γ rather than +γ.
-// manage() is the paper's tile-management step (count, prefix sum, status, index, update)
-// done as one ordered pass over the dilated active list (Algorithm 2): it creates requested
-// tiles, frees unneeded ones and keeps the list sorted without ever sorting it.
+// manage() is the paper's tile-management step in its passes (count, prefix sum, status, index,
+// update; tile_management.cpp), each walking the dilated active list (Algorithm 2,
+// dilated_walk.h) in chunks on TBB threads: it creates requested tiles, frees unneeded ones and
+// keeps the list sorted without ever sorting it.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,7 +37,7 @@ struct TileStatus {
 static_assert(sizeof(TileStatus) == 16);
 
 struct TileEntry {
-  uint32_t key;
+  TileKey key;
   uint32_t id;
 };
 
@@ -60,11 +61,11 @@ class SortedTileList {
   void update_flags(uint32_t id);
 
   // Position in the active list of the tile with `key` (binary search).
-  std::optional<size_t> find(uint32_t key) const;
+  std::optional<size_t> find(TileKey key) const;
 
   // Adds tiles at `keys` (strictly increasing, none present yet) filled with `fill`, merging
   // them into the list in order. For building a level set; evolution uses manage().
-  void insert(const std::vector<uint32_t>& keys, float fill);
+  void insert(const std::vector<TileKey>& keys, float fill);
 
   TileStatus manage();
 
@@ -73,8 +74,12 @@ class SortedTileList {
   std::string check_invariants() const;
 
  private:
+  friend struct GpuStlTransfer;  // the CUDA backend copies the whole state (gpu_stl_list_cuda.cu)
+
   uint32_t allocate(TileStatus& status);
-  void fill_new_tile(uint32_t id, const TileCoord& c);
+  // Fills a new tile with ±γ, the sign of the nearest voxel of its existing neighbours
+  // (`neighbour_ids[d]`: the tile in direction d, or UINT32_MAX).
+  void fill_new_tile(uint32_t id, const uint32_t neighbour_ids[26]);
   void grow(uint32_t at_least);
 
   float gamma_;

@@ -20,7 +20,9 @@ const std::array<TileCoord, 26>& neighbour_offsets() {
 void require_representable(const TileCoord& c, const std::string& what) {
   if (!representable(c))
     throw InputError(what + ": tile (" + std::to_string(c.x) + ", " + std::to_string(c.y) + ", " + std::to_string(c.z) +
-                     ") is outside the 32-bit tile key range (0..2047, 0..2047, 0..1023 tiles of 4 voxels)");
+                     ") is outside the " + std::to_string(8 * sizeof(TileKey)) + "-bit tile key range (0.." +
+                     std::to_string(kMaxTile.x) + ", 0.." + std::to_string(kMaxTile.y) + ", 0.." + std::to_string(kMaxTile.z) +
+                     " tiles of 4 voxels" + (sizeof(TileKey) == 4 ? "; configure with -DMENISCUS_LEVELSET_WIDE_KEYS=ON for 64-bit keys)" : ")"));
 }
 
 }  // namespace meniscus::sim::levelset

@@ -1,11 +1,17 @@
 #pragma once
-// Tile coordinates and their 32-bit keys. A key packs (z, y, x) most-significant first, so
-// ordering keys is ordering tiles lexicographically by (z, y, x), which is the order of the
-// sorted tile list. 11 bits for x and y, 10 for z: with 4^3 tiles a domain of up to
-// 8192 x 8192 x 4096 voxels.
+// Tile coordinates and their keys. A key packs (z, y, x) most-significant first, so ordering
+// keys is ordering tiles lexicographically by (z, y, x), which is the order of the sorted tile
+// list. The paper's 32-bit keys (11 bits for x and y, 10 for z: with 4^3 tiles a domain of up
+// to 8192 x 8192 x 4096 voxels) are the default; configuring with
+// -DMENISCUS_LEVELSET_WIDE_KEYS=ON gives 64-bit keys (21 bits each: 8M voxels a side) "at the
+// expense of some speed and storage space" (§3.2), one more word per list entry. A compile-time
+// choice: the key is compared in every inner loop, and a run-time switch would cost both widths
+// a branch there.
 #include <array>
 #include <cstdint>
 #include <string>
+
+#include "sim/common/host_device.h"
 
 namespace meniscus::sim::levelset {
 
@@ -14,19 +20,25 @@ struct TileCoord {
   friend bool operator==(const TileCoord&, const TileCoord&) = default;
 };
 
+#if MENISCUS_LEVELSET_WIDE_KEYS
+using TileKey = uint64_t;
+inline constexpr int kKeyBitsX = 21, kKeyBitsY = 21, kKeyBitsZ = 21;
+#else
+using TileKey = uint32_t;
 inline constexpr int kKeyBitsX = 11, kKeyBitsY = 11, kKeyBitsZ = 10;
+#endif
 inline constexpr TileCoord kMaxTile{(1 << kKeyBitsX) - 1, (1 << kKeyBitsY) - 1, (1 << kKeyBitsZ) - 1};
 
-inline bool representable(const TileCoord& c) {
+MENISCUS_HD inline bool representable(const TileCoord& c) {
   return c.x >= 0 && c.y >= 0 && c.z >= 0 && c.x <= kMaxTile.x && c.y <= kMaxTile.y && c.z <= kMaxTile.z;
 }
 
-inline uint32_t key_of(const TileCoord& c) {
-  return uint32_t(c.z) << (kKeyBitsX + kKeyBitsY) | uint32_t(c.y) << kKeyBitsX | uint32_t(c.x);
+MENISCUS_HD inline TileKey key_of(const TileCoord& c) {
+  return TileKey(c.z) << (kKeyBitsX + kKeyBitsY) | TileKey(c.y) << kKeyBitsX | TileKey(c.x);
 }
 
-inline TileCoord coord_of(uint32_t key) {
-  return {int32_t(key & ((1u << kKeyBitsX) - 1)), int32_t((key >> kKeyBitsX) & ((1u << kKeyBitsY) - 1)),
+MENISCUS_HD inline TileCoord coord_of(TileKey key) {
+  return {int32_t(key & ((TileKey(1) << kKeyBitsX) - 1)), int32_t((key >> kKeyBitsX) & ((TileKey(1) << kKeyBitsY) - 1)),
           int32_t(key >> (kKeyBitsX + kKeyBitsY))};
 }
 

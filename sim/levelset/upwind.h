@@ -7,6 +7,7 @@
 
 #include <glm/glm.hpp>
 
+#include "sim/common/host_device.h"
 #include "sim/levelset/weno5.h"
 
 namespace meniscus::sim::levelset {
@@ -17,21 +18,21 @@ enum class Scheme {
 };
 
 // Voxels of stencil each side that a scheme reads along an axis.
-inline constexpr int stencil_reach(Scheme s) { return s == Scheme::kWeno5 ? 3 : 1; }
+MENISCUS_HD inline constexpr int stencil_reach(Scheme s) { return s == Scheme::kWeno5 ? 3 : 1; }
 
 struct OneSidedGradient {
   glm::vec3 minus, plus;
 };
 
 // One-sided derivatives at p[0] of a block whose x, y, z neighbours lie 1, sy, sz apart.
-inline OneSidedGradient one_sided_gradient(Scheme scheme, const float* p, int sy, int sz) {
+MENISCUS_HD inline OneSidedGradient one_sided_gradient(Scheme scheme, const float* p, int sy, int sz) {
   const auto along = [&](int s) { return scheme == Scheme::kWeno5 ? weno5_derivatives(p, s) : first_order_derivatives(p, s); };
   const OneSided x = along(1), y = along(sy), z = along(sz);
   return {{x.minus, y.minus, z.minus}, {x.plus, y.plus, z.plus}};
 }
 
 // Godunov's |∇φ| for φ_t + s|∇φ| = 0: information travels along +∇φ when s > 0.
-inline float godunov_norm(const OneSidedGradient& g, float s) {
+MENISCUS_HD inline float godunov_norm(const OneSidedGradient& g, float s) {
   float sum = 0;
   for (int a = 0; a < 3; ++a) {
     const float m = g.minus[a], p = g.plus[a];
@@ -43,7 +44,7 @@ inline float godunov_norm(const OneSidedGradient& g, float s) {
 }
 
 // ∇φ upwinded against the velocity u (backward where u > 0, forward where u < 0).
-inline glm::vec3 upwind_gradient(const OneSidedGradient& g, glm::vec3 u) {
+MENISCUS_HD inline glm::vec3 upwind_gradient(const OneSidedGradient& g, glm::vec3 u) {
   return {u.x > 0 ? g.minus.x : g.plus.x, u.y > 0 ? g.minus.y : g.plus.y, u.z > 0 ? g.minus.z : g.plus.z};
 }
 

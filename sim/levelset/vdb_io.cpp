@@ -51,16 +51,18 @@ LevelSetFile read_vdb(const std::filesystem::path& path) {
   out.voxel_offset = glm::ivec3(floor_div(box.min().x(), kTileSide), floor_div(box.min().y(), kTileSide),
                                 floor_div(box.min().z(), kTileSide)) * kTileSide;
 
-  std::set<uint32_t> keys;
+  std::set<TileKey> keys;
   for (auto it = grid->cbeginValueOn(); it; ++it) {
     const openvdb::Coord c = it.getCoord();
     const TileCoord tile{(c.x() - out.voxel_offset.x) / kTileSide, (c.y() - out.voxel_offset.y) / kTileSide,
                          (c.z() - out.voxel_offset.z) / kTileSide};
     if (!representable(tile))
-      fail(path, "narrow band spans more than 32-bit tile keys allow (8192 x 8192 x 4096 voxels)");
+      fail(path, "narrow band spans more than " + std::to_string(8 * sizeof(TileKey)) + "-bit tile keys allow (" +
+                     std::to_string((kMaxTile.x + 1) * kTileSide) + " x " + std::to_string((kMaxTile.y + 1) * kTileSide) +
+                     " x " + std::to_string((kMaxTile.z + 1) * kTileSide) + " voxels)");
     keys.insert(key_of(tile));
   }
-  out.list->insert(std::vector<uint32_t>(keys.begin(), keys.end()), gamma);
+  out.list->insert(std::vector<TileKey>(keys.begin(), keys.end()), gamma);
   auto accessor = grid->getConstAccessor();
   for (const TileEntry& e : out.list->active()) {
     const TileCoord t = coord_of(e.key);

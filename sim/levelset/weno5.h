@@ -6,11 +6,13 @@
 // that straddle it get almost no weight.
 #include <algorithm>
 
+#include "sim/common/host_device.h"
+
 namespace meniscus::sim::levelset {
 
 // The WENO combination of the five divided differences v1..v5 (v3 nearest the point on the
 // upwind side).
-[[gnu::always_inline]] inline float weno5(float v1, float v2, float v3, float v4, float v5) {
+[[gnu::always_inline]] MENISCUS_HD inline float weno5(float v1, float v2, float v3, float v4, float v5) {
   const float p1 = v1 / 3.0f - 7.0f / 6.0f * v2 + 11.0f / 6.0f * v3;
   const float p2 = -v2 / 6.0f + 5.0f / 6.0f * v3 + v4 / 3.0f;
   const float p3 = v3 / 3.0f + 5.0f / 6.0f * v4 - v5 / 6.0f;
@@ -37,13 +39,13 @@ struct OneSided {
 
 // One-sided derivatives at p[0] along the axis whose neighbours are p[±stride]; reads
 // p[-3 stride] .. p[3 stride].
-inline OneSided weno5_derivatives(const float* p, int s) {
+MENISCUS_HD inline OneSided weno5_derivatives(const float* p, int s) {
   const float d0 = p[-2 * s] - p[-3 * s], d1 = p[-s] - p[-2 * s], d2 = p[0] - p[-s];
   const float d3 = p[s] - p[0], d4 = p[2 * s] - p[s], d5 = p[3 * s] - p[2 * s];
   return {weno5(d0, d1, d2, d3, d4), weno5(d5, d4, d3, d2, d1)};
 }
 
 // First-order one-sided differences; reads p[-stride] .. p[stride].
-inline OneSided first_order_derivatives(const float* p, int s) { return {p[0] - p[-s], p[s] - p[0]}; }
+MENISCUS_HD inline OneSided first_order_derivatives(const float* p, int s) { return {p[0] - p[-s], p[s] - p[0]}; }
 
 }  // namespace meniscus::sim::levelset

@@ -25,7 +25,8 @@ double BarnesHut::kernel(float distance2) const {
   return params_.p == 3.0f ? 1.0 / d2 : std::pow(d2, 0.5 * (1.0 - params_.p));
 }
 
-bool BarnesHut::add_pot(uint32_t n, glm::vec3 x, double& P) const {
+template <bool kGradient>
+bool BarnesHut::add_pot(uint32_t n, glm::vec3 x, PotentialSample& P) const {
   const OctreeNode& node = tree_.nodes()[n];
   if (node.count == 0) return false;
   const glm::vec3 d = x - node.centroid;
@@ -33,25 +34,38 @@ bool BarnesHut::add_pot(uint32_t n, glm::vec3 x, double& P) const {
   const float side = tree_.node_size(node.depth);
   const bool openable = node.children != 0 && node.depth < depth_limit_;
   if (openable && side * side >= theta2_ * distance2) return true;
-  P += double(node.count) * kernel(distance2);
+  const double k = double(node.weight) * kernel(distance2);
+  P.value += k;
+  if constexpr (kGradient) {
+    // ∇ (d² + ε²)^((1-p)/2) = (1 - p) (d² + ε²)^(-1) (d² + ε²)^((1-p)/2) (x - c).
+    P.gradient += (double(params_.p) - 1.0) * k / (double(distance2) + epsilon2_) * glm::dvec3(-d);
+  }
   return false;
 }
 
 float BarnesHut::potential(glm::vec3 x, PotentialCounters* counters) const {
-  double P = 0.0;
-  const uint64_t visited = walk(x, P);
+  PotentialSample P;
+  const uint64_t visited = walk<false>(x, P);
   if (counters) counters->nodes_visited += visited;
-  return float(P);
+  return float(P.value);
 }
 
-uint64_t BarnesHut::walk(glm::vec3 x, double& P) const {
+PotentialSample BarnesHut::sample(glm::vec3 x, PotentialCounters* counters) const {
+  PotentialSample P;
+  const uint64_t visited = walk<true>(x, P);
+  if (counters) counters->nodes_visited += visited;
+  return P;
+}
+
+template <bool kGradient>
+uint64_t BarnesHut::walk(glm::vec3 x, PotentialSample& P) const {
   const std::vector<OctreeNode>& nodes = tree_.nodes();
   uint64_t visited = 1;
-  if (!add_pot(0, x, P)) return visited;
+  if (!add_pot<kGradient>(0, x, P)) return visited;
   uint32_t n = nodes[0].children;
   for (;;) {
     ++visited;
-    if (add_pot(n, x, P)) {  // near: go down to the first child
+    if (add_pot<kGradient>(n, x, P)) {  // near: go down to the first child
       n = nodes[n].children;
       continue;
     }
@@ -64,12 +78,13 @@ uint64_t BarnesHut::walk(glm::vec3 x, double& P) const {
   }
 }
 
-double BarnesHut::direct_potential(std::span<const glm::vec3> points, glm::vec3 x, const PotentialParams& params) {
+double BarnesHut::direct_potential(std::span<const glm::vec3> points, glm::vec3 x, const PotentialParams& params,
+                                   std::span<const float> weights) {
   double P = 0.0;
   const double e2 = double(params.epsilon) * params.epsilon;
-  for (const glm::vec3& q : points) {
-    const glm::dvec3 d = glm::dvec3(x) - glm::dvec3(q);
-    P += std::pow(glm::dot(d, d) + e2, 0.5 * (1.0 - double(params.p)));
+  for (size_t i = 0; i < points.size(); ++i) {
+    const glm::dvec3 d = glm::dvec3(x) - glm::dvec3(points[i]);
+    P += (weights.empty() ? 1.0 : double(weights[i])) * std::pow(glm::dot(d, d) + e2, 0.5 * (1.0 - double(params.p)));
   }
   return P;
 }

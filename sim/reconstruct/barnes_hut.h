@@ -1,8 +1,9 @@
 #pragma once
-// The potential P(x) = Σ_i d_i(x)^(1-p), d_i = sqrt(|x - x_i|² + ε²) (Jalba et al. 2013, §4.1),
+// The potential P(x) = Σ_i a_i d_i(x)^(1-p), d_i = sqrt(|x - x_i|² + ε²) (Jalba et al. 2013, §4.1,
+// where every weight a_i is 1; see sample_weights.h for why ours may not be),
 // whose normalised gradient is the direction of the Shepard field V (Eq. 2–3), by the
 // Barnes–Hut tree algorithm over a PointOctree: a node far enough from x contributes once, as
-// its count at its centroid; a near one is opened. The walk is the stackless traversal of
+// its total weight at its centroid; a near one is opened. The walk is the stackless traversal of
 // Algorithm 4: down to first children, across to the next sibling, up through parents when a
 // node was the last of its siblings, done on returning to the root.
 //
@@ -12,6 +13,7 @@
 #include <span>
 
 #include <glm/vec3.hpp>
+#include <glm/ext/vector_double3.hpp>
 
 #include "sim/reconstruct/point_octree.h"
 
@@ -28,25 +30,38 @@ struct PotentialCounters {
   uint64_t nodes_visited = 0;  // add_pot calls
 };
 
+// P at a point and its exact gradient there, both from the same walk (each far node's
+// monopole: its weight at its centroid).
+struct PotentialSample {
+  double value = 0.0;
+  glm::dvec3 gradient{0.0};  // ∇P, pointing toward the samples
+};
+
 class BarnesHut {
  public:
   BarnesHut(const PointOctree& tree, PotentialParams params);
 
   // P at x (finest-grid units). `counters`, when given, is added to (not thread-safe per object).
   float potential(glm::vec3 x, PotentialCounters* counters = nullptr) const;
+  // P and ∇P at x (∇P in per finest-grid unit).
+  PotentialSample sample(glm::vec3 x, PotentialCounters* counters = nullptr) const;
 
-  // The same sum over every sample without the tree, for tests: `points` in finest-grid units.
-  static double direct_potential(std::span<const glm::vec3> points, glm::vec3 x, const PotentialParams& params);
+  // The same sum over every sample without the tree, for tests: `points` in finest-grid units,
+  // `weights` as given to the tree (empty: all 1).
+  static double direct_potential(std::span<const glm::vec3> points, glm::vec3 x, const PotentialParams& params,
+                                 std::span<const float> weights = {});
 
   const PotentialParams& params() const { return params_; }
 
  private:
   // Algorithm 4's add_pot: accumulates node n into P when it is far, a leaf or at the depth
   // limit, and returns whether the walk must open it instead.
-  bool add_pot(uint32_t n, glm::vec3 x, double& P) const;
+  template <bool kGradient>
+  bool add_pot(uint32_t n, glm::vec3 x, PotentialSample& P) const;
   double kernel(float distance2) const;
   // The stackless walk; returns the nodes it visited.
-  uint64_t walk(glm::vec3 x, double& P) const;
+  template <bool kGradient>
+  uint64_t walk(glm::vec3 x, PotentialSample& P) const;
 
   const PointOctree& tree_;
   PotentialParams params_;

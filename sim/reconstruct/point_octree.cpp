@@ -26,13 +26,19 @@ uint64_t spread_bits(uint64_t v) {
 struct Coded {
   uint64_t code;
   glm::vec3 point;
+  float weight;
 };
 
 }  // namespace
 
-PointOctree::PointOctree(std::span<const glm::vec3> points, int max_depth) : max_depth_(max_depth) {
+PointOctree::PointOctree(std::span<const glm::vec3> points, int max_depth, std::span<const float> weights)
+    : max_depth_(max_depth) {
   if (max_depth < 1 || max_depth > kMaxOctreeDepth)
     throw std::invalid_argument("PointOctree: depth must be in [1, " + std::to_string(kMaxOctreeDepth) + "]");
+  if (!weights.empty() && weights.size() != points.size())
+    throw std::invalid_argument("PointOctree: one weight per point, or none");
+  for (const float w : weights)
+    if (!(w > 0.0f) || !std::isfinite(w)) throw std::invalid_argument("PointOctree: weights must be positive and finite");
   const auto start = std::chrono::steady_clock::now();
   // Sorting by the Morton code of each sample's depth-D leaf puts every node's samples in one
   // contiguous run, and a node's 8 children in 8 consecutive sub-runs: the tree is built top
@@ -41,7 +47,8 @@ PointOctree::PointOctree(std::span<const glm::vec3> points, int max_depth) : max
   std::vector<Coded> sorted(points.size());
   for (size_t i = 0; i < points.size(); ++i) {
     const glm::ivec3 q = glm::clamp(glm::ivec3(glm::floor(points[i])), glm::ivec3(0), glm::ivec3(cells - 1));
-    sorted[i] = {spread_bits(uint64_t(q.x)) | spread_bits(uint64_t(q.y)) << 1 | spread_bits(uint64_t(q.z)) << 2, points[i]};
+    sorted[i] = {spread_bits(uint64_t(q.x)) | spread_bits(uint64_t(q.y)) << 1 | spread_bits(uint64_t(q.z)) << 2, points[i],
+                 weights.empty() ? 1.0f : weights[i]};
   }
   tbb::parallel_sort(sorted.begin(), sorted.end(), [](const Coded& a, const Coded& b) { return a.code < b.code; });
 
@@ -56,12 +63,18 @@ PointOctree::PointOctree(std::span<const glm::vec3> points, int max_depth) : max
     const Run run = runs[n];
     const int depth = nodes_[n].depth;
     glm::dvec3 sum(0.0);
-    for (size_t i = run.begin; i < run.end; ++i) sum += glm::dvec3(sorted[i].point);
+    double weight = 0.0;
+    for (size_t i = run.begin; i < run.end; ++i) {
+      sum += double(sorted[i].weight) * glm::dvec3(sorted[i].point);
+      weight += sorted[i].weight;
+    }
     const size_t count = run.end - run.begin;
     nodes_[n].count = uint32_t(count);
-    // The exact mean of a merged leaf, where the paper replaces pairs by their centroid one
-    // insertion at a time (which weighs later samples more): the count is kept either way.
-    if (count) nodes_[n].centroid = glm::vec3(sum / double(count));
+    nodes_[n].weight = float(weight);
+    // The exact (weighted) mean of a merged leaf, where the paper replaces pairs by their
+    // centroid one insertion at a time (which weighs later samples more): the count is kept
+    // either way.
+    if (count) nodes_[n].centroid = glm::vec3(sum / weight);
     if (count <= 1 || depth == max_depth) {
       ++leaves_;
       if (count > 1) ++merged_leaves_;

@@ -2,7 +2,9 @@
 // The octree O of Algorithm 3 (Jalba et al. 2013, §4.1): the samples' cube split until each
 // leaf holds one sample, or until depth D, where the samples sharing a leaf are merged into
 // their centroid and counted. Every node keeps the centroid and number of the samples below it,
-// which is all the Barnes–Hut potential needs.
+// which is all the Barnes–Hut potential needs. Each sample may carry a weight (the surface area
+// it stands for, sample_weights.h): a node then also keeps the samples' total weight, and its
+// centroid is the weighted mean, so a far node acts as its weight at its centre of mass.
 //
 // Layout for the stackless traversal (Algorithm 4): the 8 children of a node are consecutive
 // (empty ones included, with count 0), so a node's next sibling is the next node; each node
@@ -22,8 +24,9 @@ inline constexpr uint32_t kNoNode = UINT32_MAX;
 inline constexpr int kMaxOctreeDepth = 13;  // tile keys hold 8192 voxels along x (sim/levelset/tile_key.h)
 
 struct OctreeNode {
-  glm::vec3 centroid{0.0f};  // finest-grid units
+  glm::vec3 centroid{0.0f};  // finest-grid units; the weighted mean of the samples below
   uint32_t count = 0;        // samples below (a merged leaf: how many it replaced)
+  float weight = 0.0f;       // their total weight (= count without weights)
   uint32_t children = 0;     // first of 8 consecutive children; 0: a leaf (the root is never a child)
   uint32_t parent = kNoNode;
   uint8_t child_index = 0;   // among the parent's children, 0..7
@@ -33,9 +36,10 @@ struct OctreeNode {
 class PointOctree {
  public:
   // `points` in finest-grid units (outside [0, 2^D) they are clamped into the border leaves for
-  // the partition, their centroids stay exact). Throws std::invalid_argument for D outside
-  // [1, kMaxOctreeDepth].
-  PointOctree(std::span<const glm::vec3> points, int max_depth);
+  // the partition, their centroids stay exact); `weights`, empty or one positive finite value
+  // per point (empty: every sample weighs 1). Throws std::invalid_argument for D outside
+  // [1, kMaxOctreeDepth] or weights that do not match the points.
+  PointOctree(std::span<const glm::vec3> points, int max_depth, std::span<const float> weights = {});
 
   int max_depth() const { return max_depth_; }
   const std::vector<OctreeNode>& nodes() const { return nodes_; }

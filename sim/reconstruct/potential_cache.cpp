@@ -18,6 +18,10 @@ using levelset::TileEntry;
 
 namespace {
 
+// "No tile": the all-ones key. With 32-bit keys that is the top corner tile of the key range
+// (voxels past 8188, 8188, 4092), which a reconstruction cube never reaches: the z range stops
+// depth 13, and at depth 12 the cube spans 4096 voxels plus its margin.
+constexpr levelset::TileKey kNoKey = ~levelset::TileKey(0);
 constexpr int kFaces = 6;  // -x, +x, -y, +y, -z, +z
 
 // Unique across caches, so a thread's memo of one cache never matches another that happens to
@@ -36,20 +40,36 @@ std::optional<TileEntry> face_neighbour(const SortedTileList& list, TileCoord c,
   return list.active()[*at];
 }
 
+// ∇P/|∇P|, or zero where the gradient is lost in P's rounding (see toward_samples).
+glm::vec3 unit_or_zero(const PotentialSample& P) {
+  const double length = glm::length(P.gradient);
+  if (!(length > 1e-9 * P.value)) return glm::vec3(0.0f);
+  return glm::vec3(P.gradient / length);
+}
+
 }  // namespace
 
-PotentialCache::PotentialCache(const BarnesHut& potential, const ReconstructionFrame& frame, int level)
-    : potential_evaluator_(potential), frame_(frame), level_(level) {}
+PotentialCache::PotentialCache(const BarnesHut& potential, const ReconstructionFrame& frame, int level,
+                               GradientScheme scheme)
+    : potential_evaluator_(potential), frame_(frame), level_(level), scheme_(scheme) {}
 
 void PotentialCache::evaluate_potential(const TileEntry& e, uint64_t& visited) {
   const TileCoord c = levelset::coord_of(e.key);
   PotentialCounters counters;
   float* out = potential_.data() + size_t(e.id) * kTileVoxels;
+  glm::vec3* velocity = velocity_.data() + size_t(e.id) * kTileVoxels;
   for (int z = 0; z < kTileSide; ++z)
     for (int y = 0; y < kTileSide; ++y)
       for (int x = 0; x < kTileSide; ++x) {
         const glm::vec3 voxel(c.x * kTileSide + x, c.y * kTileSide + y, c.z * kTileSide + z);
-        out[SortedTileList::voxel_index(x, y, z)] = potential_evaluator_.potential(frame_.octree_of(voxel, level_), &counters);
+        const int i = SortedTileList::voxel_index(x, y, z);
+        if (scheme_ == GradientScheme::kCentral) {
+          out[i] = potential_evaluator_.potential(frame_.octree_of(voxel, level_), &counters);
+          continue;
+        }
+        const PotentialSample P = potential_evaluator_.sample(frame_.octree_of(voxel, level_), &counters);
+        out[i] = float(P.value);
+        velocity[i] = unit_or_zero(P);
       }
   visited += counters.nodes_visited;
 }
@@ -93,7 +113,7 @@ size_t PotentialCache::refresh(const SortedTileList& list) {
   const auto start = std::chrono::steady_clock::now();
   generation_ = next_generation();
   if (key_.size() < list.capacity()) {
-    key_.resize(list.capacity(), UINT32_MAX);
+    key_.resize(list.capacity(), kNoKey);
     potential_.resize(size_t(list.capacity()) * kTileVoxels);
     velocity_.resize(size_t(list.capacity()) * kTileVoxels);
   }
@@ -107,10 +127,14 @@ size_t PotentialCache::refresh(const SortedTileList& list) {
     visited += v;
   });
   // V of the new tiles and of their face neighbours (which gain central differences).
-  std::vector<TileEntry> moved = fresh;
-  for (const TileEntry& e : fresh)
-    for (int f = 0; f < kFaces; ++f)
-      if (const auto n = face_neighbour(list, levelset::coord_of(e.key), f)) moved.push_back(*n);
+  // The exact gradient was taken with P, voxel by voxel: nothing to redo.
+  std::vector<TileEntry> moved;
+  if (scheme_ == GradientScheme::kCentral) {
+    moved = fresh;
+    for (const TileEntry& e : fresh)
+      for (int f = 0; f < kFaces; ++f)
+        if (const auto n = face_neighbour(list, levelset::coord_of(e.key), f)) moved.push_back(*n);
+  }
   std::sort(moved.begin(), moved.end(), [](const TileEntry& a, const TileEntry& b) { return a.key < b.key; });
   moved.erase(std::unique(moved.begin(), moved.end(), [](const TileEntry& a, const TileEntry& b) { return a.key == b.key; }),
               moved.end());
@@ -127,12 +151,12 @@ glm::vec3 PotentialCache::velocity(const SortedTileList& list, glm::ivec3 voxel)
   // found rather than search the list for each.
   struct Memo {
     uint64_t generation = 0;
-    uint32_t key = UINT32_MAX;
+    levelset::TileKey key = kNoKey;
     uint32_t id = 0;
   };
   thread_local Memo memo;
   const glm::ivec3 tile = voxel / kTileSide;  // voxels of the band are never negative
-  const uint32_t key = levelset::key_of({tile.x, tile.y, tile.z});
+  const levelset::TileKey key = levelset::key_of({tile.x, tile.y, tile.z});
   if (memo.generation != generation_ || memo.key != key) {
     const auto at = list.find(key);
     if (!at) return glm::vec3(0.0f);

@@ -4,11 +4,12 @@
 // cached values were computed for another tile key) are evaluated, by Barnes–Hut; a tile that
 // stays in the band never pays again.
 //
-// The evolution's velocity V = ∇P/|∇P| (central differences of P) is cached per voxel beside
-// it. P depends on the position only, so a tile's V needs recomputing only when the tile is new
-// or a face neighbour appears (where no neighbour tile is in the band the difference is one-
-// sided: |φ| = γ there and the direction matters little); a neighbour's removal leaves the
-// differences already taken valid.
+// The evolution's velocity V = ∇P/|∇P| is cached per voxel beside it, either as the walk's exact
+// gradient (computed with P, per voxel: nothing else to redo) or, as in the paper, by central
+// differences of the cached P. P depends on the position only, so with differences a tile's V
+// needs recomputing only when the tile is new or a face neighbour appears (where no neighbour
+// tile is in the band the difference is one-sided: |φ| = γ there and the direction matters
+// little); a neighbour's removal leaves the differences already taken valid.
 #include <cstdint>
 #include <vector>
 
@@ -27,10 +28,17 @@ struct PotentialCacheStats {
   double evaluate_ms = 0;        // P and V for new tiles
 };
 
+// How V = ∇P/|∇P| is taken from the tree.
+enum class GradientScheme {
+  kCentral,   // the paper's: central differences of the cached P, one voxel either side
+  kAnalytic,  // the gradient of each far node's monopole summed in the same walk as P
+};
+
 class PotentialCache {
  public:
   // P for the voxels of `level` (frame gives where they are in the tree).
-  PotentialCache(const BarnesHut& potential, const ReconstructionFrame& frame, int level);
+  PotentialCache(const BarnesHut& potential, const ReconstructionFrame& frame, int level,
+                 GradientScheme scheme = GradientScheme::kCentral);
 
   // Evaluates P for every active tile not cached yet and V for those and their face neighbours
   // (on TBB threads). Call after every management step. Returns the tiles whose P was evaluated.
@@ -54,9 +62,10 @@ class PotentialCache {
   const BarnesHut& potential_evaluator_;
   ReconstructionFrame frame_;
   int level_;
+  GradientScheme scheme_;
   std::vector<float> potential_;      // kTileVoxels per tile id
   std::vector<glm::vec3> velocity_;   // kTileVoxels per tile id
-  std::vector<uint32_t> key_;         // the tile key both were computed for, per id (UINT32_MAX: none)
+  std::vector<levelset::TileKey> key_;  // the tile key both were computed for, per id (kNoKey: none)
   uint64_t generation_ = 0;           // new at every refresh: invalidates the threads' tile memos
   PotentialCacheStats stats_;
 };

@@ -12,6 +12,7 @@
 #include "sim/reconstruct/barnes_hut.h"
 #include "sim/reconstruct/point_octree.h"
 #include "sim/reconstruct/potential_cache.h"
+#include "sim/reconstruct/sample_weights.h"
 #include "sim/reconstruct/surface_error.h"
 #include "sim/reconstruct/tile_ages.h"
 #include "sim/reconstruct/upsample.h"
@@ -45,6 +46,8 @@ void check_levels(const ReconstructionParams& p, const char* what) {
   if (p.coarsest < 2 || p.finest > kMaxOctreeDepth || p.coarsest > p.finest)
     throw InputError(std::string(what) + ": levels must satisfy 2 <= d <= D <= " + std::to_string(kMaxOctreeDepth) +
                      ", got d = " + std::to_string(p.coarsest) + ", D = " + std::to_string(p.finest));
+  if (p.weight_neighbours < 0 || p.weight_neighbours > 256)
+    throw InputError(std::string(what) + ": weight neighbours must be in [0, 256], got " + std::to_string(p.weight_neighbours));
 }
 
 }  // namespace
@@ -59,7 +62,13 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
   // Algorithm 3, lines 2-3: the octree (centroids and counts) in finest-grid units.
   std::vector<glm::vec3> tree_points(points.size());
   for (size_t i = 0; i < points.size(); ++i) tree_points[i] = frame.octree_of_world(glm::dvec3(points[i]));
-  const PointOctree tree(tree_points, params.finest);
+  std::vector<float> weights;
+  if (params.weight_neighbours > 0) {
+    SampleWeightStats weight_stats;
+    weights = area_weights(points, uint32_t(params.weight_neighbours), &weight_stats);
+    out.weights_ms = weight_stats.knn_ms;
+  }
+  const PointOctree tree(tree_points, params.finest, weights);
   out.octree_ms = tree.build_ms();
   out.octree_nodes = tree.nodes().size();
   out.merged_leaves = tree.merged_leaves();
@@ -82,7 +91,7 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
     potential.theta = params.theta;
     potential.max_depth = level;
     const BarnesHut barnes_hut(tree, potential);
-    PotentialCache cache(barnes_hut, frame, level);
+    PotentialCache cache(barnes_hut, frame, level, params.gradient);
 
     levelset::EvolutionParams evolution_params;
     evolution_params.scheme = params.scheme;

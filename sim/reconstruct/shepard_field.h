@@ -5,9 +5,9 @@
 // written here with f_i = (x_i - x) / d_i, toward the samples, the way the surface is convected
 // (the paper's f̂_i points away and its V = c (-∇P/|∇P|), 0 < c < 1, §4.1): so V = c ∇P/|∇P|
 // with P = Σ d_i^(1-p), which grows toward the samples.
-// The reconstruction never sums Eq. 2 directly: it takes unit steps along ∇P/|∇P|, with P from the
-// Barnes–Hut tree and ∇P by central differences (potential_cache.h). The direct sum is here
-// for the tests that check that the two agree in direction.
+// The reconstruction never sums Eq. 2 directly: it takes unit steps along ∇P/|∇P|, with P and ∇P
+// from the Barnes–Hut tree (or ∇P by central differences, potential_cache.h). The direct sum is
+// here for the tests that check that they agree in direction.
 #include <span>
 
 #include <glm/vec3.hpp>

@@ -7,7 +7,7 @@ namespace meniscus::sim::reconstruct {
 
 void TileAges::update(const levelset::SortedTileList& list, double t) {
   if (key_.size() < list.capacity()) {
-    key_.resize(list.capacity(), UINT32_MAX);
+    key_.resize(list.capacity(), 0);  // seen_ 0: never seen, whatever the key
     seen_.resize(list.capacity(), 0);
     born_.resize(list.capacity(), 0.0);
   }

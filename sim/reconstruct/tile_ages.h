@@ -26,7 +26,8 @@ class TileAges {
  private:
   // Per tile id: its key, its birth time and the update at which it was last seen, so that an
   // id freed and handed out again (the free stack is LIFO) starts over even at the same key.
-  std::vector<uint32_t> key_, seen_;
+  std::vector<levelset::TileKey> key_;
+  std::vector<uint32_t> seen_;
   std::vector<double> born_;
   uint32_t update_ = 0;
   double youngest_ = 0;

@@ -59,7 +59,7 @@ void gather(const SortedTileList& list, TileCoord c, uint32_t id, float block[kB
 
 SortedTileList upsample(const SortedTileList& coarse) {
   const auto& active = coarse.active();
-  std::vector<uint32_t> keys(active.size() * 8);
+  std::vector<levelset::TileKey> keys(active.size() * 8);
   for (size_t i = 0; i < active.size(); ++i) {
     const TileCoord c = levelset::coord_of(active[i].key);
     for (int b = 0; b < 8; ++b) {
@@ -69,7 +69,7 @@ SortedTileList upsample(const SortedTileList& coarse) {
     }
   }
   // The children of consecutive coarse tiles interleave in (z, y, x) order: sort.
-  std::vector<uint32_t> sorted = keys;
+  std::vector<levelset::TileKey> sorted = keys;
   tbb::parallel_sort(sorted.begin(), sorted.end());
   SortedTileList fine(coarse.gamma(), uint32_t(sorted.size()));
   fine.insert(sorted, coarse.gamma());

@@ -1,7 +1,7 @@
 // Headless goldens of level sets drawn by the HistoPyramid surface pass, from the shipped
 // scenes: Lucy scan-converted into a sorted tile list and shrinking under mean-curvature flow a
 // few frames in (mesh conversion, evolution and the per-frame volume upload together), and the
-// bunny's points reconstructed when the scene loads.
+// bunny's and Lucy's points reconstructed when their scenes load.
 #include <catch2/catch.hpp>
 
 #include "engine/app/capture.h"
@@ -33,6 +33,10 @@ TEST_CASE("Lucy collapsing under mean-curvature flow matches its golden", "[rend
 
 TEST_CASE("the bunny's points reconstructed as a level set match their golden", "[render][levelset]") {
   check_scene_golden("scenes/reconstruct_bunny.toml", "levelset_reconstruct_bunny", 1);
+}
+
+TEST_CASE("Lucy's points reconstructed as a level set match their golden", "[render][levelset]") {
+  check_scene_golden("scenes/reconstruct.toml", "levelset_reconstruct_lucy", 1);
 }
 
 }  // namespace meniscus

@@ -2,6 +2,8 @@
 // OpenVDB's LevelSetFilter::meanCurvature in the same run on the same threads: ms per step,
 // active tiles and voxels, voxel updates per second, memory, and the radius error after N steps
 // against the analytic r(t) of each implementation's own curvature convention.
+// Then the same on Lucy (scenes/data/vtk-data/lucy.ply, --lucy-resolution voxels along her
+// height), each side scan-converting the mesh itself at the same voxel size.
 // --enright 128,256: the Enright test (WENO5/RK3, one period) at those resolutions: volume
 // loss, area, centroid shift, time.
 #include <tbb/global_control.h>
@@ -18,10 +20,13 @@
 
 #include "engine/core/error.h"
 #include "engine/profile/json_writer.h"
+#include "sim/common/mesh_reader.h"
 #include "sim/levelset/curvature_flow.h"
 #include "sim/levelset/enright.h"
 #include "sim/levelset/level_set_builder.h"
+#include "sim/levelset/mesh_level_set.h"
 #include "tools/bench/bench_setup.h"
+#include "tools/bench/levelset_cuda_bench.h"
 #include "tools/bench/peers.h"
 
 namespace meniscus::bench {
@@ -32,7 +37,9 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 
 struct Options {
   int threads = int(tbb::info::default_concurrency());
-  std::vector<float> radii{100.0f, 200.0f};
+  std::vector<float> radii{100.0f, 200.0f, 400.0f};
+  std::string lucy = "scenes/data/vtk-data/lucy.ply";
+  int lucy_resolution = 512;  // 0: no Lucy case
   int steps = 10;
   bool radii_given = false;
   std::vector<int> enright;  // resolutions
@@ -65,6 +72,13 @@ Options parse(int argc, char** argv) {
         if (!(r >= 4.0f && r <= 1000.0f)) throw InputError("--radii: each radius must be in [4, 1000], got '" + item + "'");
         o.radii.push_back(r);
       }
+    } else if (flag == "--lucy") {
+      o.lucy = value();
+    } else if (flag == "--lucy-resolution") {
+      const std::string v = value();
+      o.lucy_resolution = std::atoi(v.c_str());
+      if (o.lucy_resolution != 0 && (o.lucy_resolution < 32 || o.lucy_resolution > 4096))
+        throw InputError("--lucy-resolution: must be 0 (no Lucy case) or in [32, 4096], got '" + v + "'");
     } else if (flag == "--enright") {
       for (const std::string& item : split(value())) {
         const int n = std::atoi(item.c_str());
@@ -85,13 +99,16 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-void emit(const char* impl, float radius, const Options& o, double ms_per_step, uint64_t tiles, uint64_t voxels,
-          uint64_t bytes, double radius_error, double reference_ms) {
+// One mean-curvature-flow line: a sphere of `radius` voxels (with its radius error), or Lucy
+// (radius 0: `resolution` voxels along her height, no analytic answer).
+void emit(const char* impl, float radius, int resolution, const Options& o, double ms_per_step, uint64_t tiles,
+          uint64_t voxels, uint64_t bytes, double radius_error, double reference_ms) {
   profile::JsonWriter json;
   json.begin_object();
   json.key("bench").value("levelset");
-  json.key("case").value("sphere_mcf");
-  json.key("radius_voxels").value(double(radius));
+  json.key("case").value(radius > 0 ? "sphere_mcf" : "lucy_mcf");
+  if (radius > 0) json.key("radius_voxels").value(double(radius));
+  else json.key("resolution").value(uint64_t(resolution));
   json.key("impl").value(impl);
   json.key("threads").value(uint64_t(o.threads));
   json.key("steps").value(uint64_t(o.steps));
@@ -100,7 +117,7 @@ void emit(const char* impl, float radius, const Options& o, double ms_per_step, 
   json.key("active_voxels").value(voxels);
   json.key("voxel_updates_per_s").value(double(voxels) / (ms_per_step / 1e3));
   json.key("memory_bytes").value(bytes);
-  json.key("radius_error_voxels").value(radius_error);
+  if (radius > 0) json.key("radius_error_voxels").value(radius_error);
   if (reference_ms > 0) json.key("speedup_vs_openvdb").value(reference_ms / ms_per_step);
   json.end_object();
   print_line(json);
@@ -139,6 +156,34 @@ void run_enright_case(int resolution, const Options& o) {
   print_line(json);
 }
 
+uint64_t stl_memory_bytes(const sim::levelset::SortedTileList& list) {
+  return uint64_t(list.capacity()) * (sim::levelset::kTileVoxels * 4 + 8) + list.size() * 8;
+}
+
+// α = 1 mean-curvature flow on Lucy: both sides scan-convert the same triangles at the same voxel
+// size (OpenVDB with its own meshToLevelSet), then step.
+void run_lucy_case(const Options& o) {
+  const sim::TriangleMesh mesh = sim::read_mesh(o.lucy);
+  const sim::levelset::VoxelFrame frame = sim::levelset::fit_frame(mesh, o.lucy_resolution, 4, o.lucy);
+
+  double vdb_ms = 0;
+  if (const auto vdb = openvdb_mesh_mean_curvature(mesh.vertices, mesh.triangles, frame.voxel_size, o.steps)) {
+    vdb_ms = vdb->ms_per_step;
+    emit(openvdb_version(), 0, o.lucy_resolution, o, vdb->ms_per_step, vdb->leaf_nodes, vdb->active_voxels,
+         vdb->memory_bytes, 0, 0);
+  }
+  sim::levelset::SortedTileList list(1.5f);
+  sim::levelset::build_from_mesh(list, mesh, frame, o.lucy);
+  sim::levelset::CurvatureFlow flow(1.0f);
+  const auto start = Clock::now();
+  for (int s = 0; s < o.steps; ++s) {
+    flow.step(list, flow.max_time_step());
+    list.manage();
+  }
+  emit("meniscus-cpu-stl", 0, o.lucy_resolution, o, ms_since(start) / o.steps, list.size(),
+       list.size() * sim::levelset::kTileVoxels, stl_memory_bytes(list), 0, vdb_ms);
+}
+
 }  // namespace
 
 int run_levelset(int argc, char** argv) {
@@ -154,7 +199,7 @@ int run_levelset(int argc, char** argv) {
     double vdb_ms = 0;
     if (const auto vdb = openvdb_mean_curvature(radius, centre, o.steps)) {
       vdb_ms = vdb->ms_per_step;
-      emit(openvdb_version(), radius, o, vdb->ms_per_step, vdb->leaf_nodes, vdb->active_voxels, vdb->memory_bytes,
+      emit(openvdb_version(), radius, 0, o, vdb->ms_per_step, vdb->leaf_nodes, vdb->active_voxels, vdb->memory_bytes,
            vdb->radius_error, 0);
     }
 
@@ -170,10 +215,12 @@ int run_levelset(int argc, char** argv) {
     }
     const double ms = ms_since(start) / o.steps;
     const double expected = std::sqrt(double(radius) * radius - 4.0 * o.steps * double(dt));
-    emit("meniscus-cpu-stl", radius, o, ms, list.size(), list.size() * sim::levelset::kTileVoxels,
-         uint64_t(list.capacity()) * (sim::levelset::kTileVoxels * 4 + 8) + list.size() * 8,
+    emit("meniscus-cpu-stl", radius, 0, o, ms, list.size(), list.size() * sim::levelset::kTileVoxels,
+         stl_memory_bytes(list),
          std::abs(mean_crossing_distance(list, centre) - expected), vdb_ms);
   }
+  run_levelset_cuda(o.radii, o.steps);
+  if (o.lucy_resolution > 0) run_lucy_case(o);
   return 0;
 }
 

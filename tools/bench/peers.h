@@ -1,5 +1,6 @@
 #pragma once
 // Peer implementations the benchmarks compare against, when their packages are installed.
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -34,6 +35,12 @@ struct LevelSetPeerResult {
 // `steps` of LevelSetFilter::meanCurvature on a narrow-band sphere (voxel size 1); nullopt
 // without OpenVDB.
 std::optional<LevelSetPeerResult> openvdb_mean_curvature(float radius, glm::vec3 centre, int steps);
+// `steps` of LevelSetFilter::meanCurvature on a mesh scan-converted by OpenVDB's own
+// meshToLevelSet (half width 3, OpenVDB's default) at `voxel_size`; radius_error is 0 (no
+// analytic answer). nullopt without OpenVDB.
+std::optional<LevelSetPeerResult> openvdb_mesh_mean_curvature(std::span<const std::array<float, 3>> vertices,
+                                                              std::span<const std::array<uint32_t, 3>> triangles,
+                                                              float voxel_size, int steps);
 const char* openvdb_version();
 
 struct KnnPeerResult {

@@ -1,7 +1,9 @@
 // meniscus-bench reconstruct: multiresolution surface reconstruction of a point cloud (default
 // the bunny scan shipped with the scenes), one JSON line per level: iterations, active tiles,
 // wall time and the share spent evaluating the Barnes–Hut potential, and the error E (mean |φ|
-// at the samples, % of the bounding-box diagonal), then one line for the whole run.
+// at the samples, % of the bounding-box diagonal), then one line for the whole run. --scheme,
+// --gradient and --weights choose the evolution scheme, how V is taken from P, and the sample
+// weights (reconstruction.h), so that each fix can be measured against what it replaced.
 #include <tbb/info.h>
 
 #include <algorithm>
@@ -25,6 +27,9 @@ struct Options {
   int start_depth = 5;
   int depth = 8;
   float alpha = 0.1f;
+  std::string scheme = "upwind";      // upwind | weno5
+  std::string gradient = "analytic";  // analytic | central (the paper's differences of P)
+  int weight_neighbours = 16;         // 0: every sample weighs 1
 };
 
 Options parse(int argc, char** argv) {
@@ -46,6 +51,19 @@ Options parse(int argc, char** argv) {
     else if (flag == "--depth") o.depth = level();
     else if (flag == "--start-depth") o.start_depth = level();
     else if (flag == "--alpha") o.alpha = std::strtof(value().c_str(), nullptr);
+    else if (flag == "--scheme") {
+      o.scheme = value();
+      if (o.scheme != "upwind" && o.scheme != "weno5") throw InputError("--scheme: expected upwind or weno5, got '" + o.scheme + "'");
+    } else if (flag == "--gradient") {
+      o.gradient = value();
+      if (o.gradient != "analytic" && o.gradient != "central")
+        throw InputError("--gradient: expected analytic or central, got '" + o.gradient + "'");
+    } else if (flag == "--weights") {
+      const std::string v = value();
+      o.weight_neighbours = std::atoi(v.c_str());
+      if (o.weight_neighbours < 0 || o.weight_neighbours > 256)
+        throw InputError("--weights: expected neighbours in [0, 256], got '" + v + "'");
+    }
     else throw InputError("unknown flag '" + flag + "' for meniscus-bench reconstruct");
   }
   o.start_depth = std::min(o.start_depth, o.depth);
@@ -64,6 +82,10 @@ int run_reconstruct(int argc, char** argv) {
   params.coarsest = o.start_depth;
   params.finest = o.depth;
   params.alpha = o.alpha;
+  params.scheme = o.scheme == "weno5" ? sim::levelset::Scheme::kWeno5 : sim::levelset::Scheme::kUpwind;
+  params.gradient = o.gradient == "central" ? sim::reconstruct::GradientScheme::kCentral
+                                            : sim::reconstruct::GradientScheme::kAnalytic;
+  params.weight_neighbours = o.weight_neighbours;
   const auto start = std::chrono::steady_clock::now();
   const sim::reconstruct::Reconstruction r =
       sim::reconstruct::reconstruct_surface(points, params, o.input.c_str(), [&](const sim::reconstruct::LevelReport& l) {
@@ -74,6 +96,10 @@ int run_reconstruct(int argc, char** argv) {
         json.key("points").value(uint64_t(points.size()));
         json.key("threads").value(uint64_t(o.threads));
         json.key("impl").value("cpu");
+        json.key("scheme").value(o.scheme);
+        json.key("gradient").value(o.gradient);
+        json.key("weight_neighbours").value(o.weight_neighbours);
+        json.key("alpha").value(double(o.alpha));
         json.key("level").value(l.level);
         json.key("iterations").value(l.iterations);
         json.key("converged").value(l.converged ? "yes" : "no");
@@ -96,6 +122,7 @@ int run_reconstruct(int argc, char** argv) {
   json.key("threads").value(uint64_t(o.threads));
   json.key("impl").value("cpu");
   json.key("levels").value(std::to_string(o.start_depth) + ".." + std::to_string(o.depth));
+  json.key("weights_ms").value(r.weights_ms);
   json.key("octree_ms").value(r.octree_ms);
   json.key("octree_nodes").value(uint64_t(r.octree_nodes));
   json.key("total_s").value(total);

@@ -105,7 +105,9 @@ TEST_CASE("potential cache: the cached velocity points as the Shepard field of E
   PotentialParams params;
   params.epsilon = 0.5f;
   const BarnesHut bh(tree, params);
-  PotentialCache cache(bh, frame, 6);
+  // The paper's central differences of P and the walk's exact gradient.
+  const GradientScheme scheme = GENERATE(GradientScheme::kCentral, GradientScheme::kAnalytic);
+  PotentialCache cache(bh, frame, 6, scheme);
   levelset::SortedTileList list(1.5f);
   // A band around radius 24: outside the samples, the field points inward.
   levelset::build_from_sdf(list, [](glm::vec3 p) { return glm::length(p - glm::vec3(32.0f)) - 24.0f; }, glm::ivec3(0),

@@ -45,7 +45,18 @@ expect 2 "3 boundary edges" levelset "$tmp/open.obj" -o "$tmp/open.vdb"
 expect 2 "-o out.vdb is required" levelset "$tmp/tet.obj"
 expect 2 "--scheme: expected upwind or weno5" levelset "$tmp/tet.obj" --scheme eno -o "$tmp/x.vdb"
 expect 2 "one of --steps, --time, --until-converged" levelset "$tmp/tet.obj" --steps 3 --time 1 -o "$tmp/x.vdb"
-expect 1 "not built yet" levelset "$tmp/tet.obj" --sim cuda -o "$tmp/x.vdb"
+# Without a CUDA device (or without nvcc) --sim cuda is a device error, not a crash.
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+  expect 0 "tiles ->" levelset "$tmp/tet.obj" --resolution 24 --mcf 1 --steps 3 --sim cuda -o "$tmp/x.vdb"
+else
+  expect 1 "; use --sim cpu" levelset "$tmp/tet.obj" --sim cuda --steps 3 -o "$tmp/x.vdb"
+fi
+# Dense volumes become level sets at an iso value.
+printf '# vtk DataFile Version 3.0\nball\nASCII\nDATASET STRUCTURED_POINTS\nDIMENSIONS 3 3 3\nSPACING 1 1 1\nORIGIN 0 0 0\nPOINT_DATA 27\nSCALARS v float\nLOOKUP_TABLE default\n0 0 0 0 0 0 0 0 0\n0 0 0 0 9 0 0 0 0\n0 0 0 0 0 0 0 0 0\n' >"$tmp/ball.vtk"
+expect 0 "tiles (" levelset "$tmp/ball.vtk" --iso 4 --mcf 1 --steps 2 -o "$tmp/ball.vdb"
+expect 2 "a volume needs --iso V" levelset "$tmp/ball.vtk" --steps 2 -o "$tmp/ball.vdb"
+expect 2 "outside the data range" levelset "$tmp/ball.vtk" --iso 10 --steps 2 -o "$tmp/ball.vdb"
+expect 2 "--iso: only for volumes" levelset "$tmp/tet.obj" --iso 1 --steps 2 -o "$tmp/x.vdb"
 expect 0 "triangles" mesh "$tmp/tet.vdb" --iso 0 -o "$tmp/tet.ply"
 printf 'not a vdb' >"$tmp/bad.vdb"
 expect 2 "bad.vdb" mesh "$tmp/bad.vdb" --iso 0 -o "$tmp/x.ply"

@@ -1,0 +1,33 @@
+// Without MENISCUS_CUDA: the GPU-STL backend says so, as an error and as a reason.
+#include "engine/core/error.h"
+#include "sim/levelset/gpu_stl_evolution.h"
+#include "sim/levelset/gpu_stl_list.h"
+
+namespace meniscus::sim::levelset {
+namespace {
+constexpr const char* kNotBuilt = "GPU-STL level sets: CUDA backend not built (MENISCUS_CUDA=OFF or no nvcc)";
+}
+
+struct GpuStlStorage {};
+
+bool gpu_stl_available(std::string* why) {
+  if (why) *why = kNotBuilt;
+  return false;
+}
+
+std::string gpu_stl_device_name() { return "none"; }
+
+GpuSortedTileList::GpuSortedTileList(const SortedTileList&) { throw DeviceError(kNotBuilt); }
+GpuSortedTileList::~GpuSortedTileList() = default;
+float GpuSortedTileList::gamma() const { throw DeviceError(kNotBuilt); }
+size_t GpuSortedTileList::size() const { throw DeviceError(kNotBuilt); }
+uint32_t GpuSortedTileList::capacity() const { throw DeviceError(kNotBuilt); }
+SortedTileList GpuSortedTileList::download() const { throw DeviceError(kNotBuilt); }
+TileStatus GpuSortedTileList::manage() { throw DeviceError(kNotBuilt); }
+void GpuSortedTileList::reserve(uint64_t) { throw DeviceError(kNotBuilt); }
+void GpuSortedTileList::synchronize() const { throw DeviceError(kNotBuilt); }
+
+GpuLevelSetEvolution::GpuLevelSetEvolution(GpuEvolutionParams params) : params_(params) { throw DeviceError(kNotBuilt); }
+float GpuLevelSetEvolution::step(GpuSortedTileList&, float, float) { throw DeviceError(kNotBuilt); }
+
+}  // namespace meniscus::sim::levelset

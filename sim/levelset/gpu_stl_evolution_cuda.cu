@@ -1,0 +1,274 @@
+// GpuLevelSetEvolution (see gpu_stl_evolution.h). Per Runge–Kutta stage: compute_rates fills
+// L(φ) per active voxel in list order (as the CPU's rate array) and, at the first stage, the
+// CFL speed; update_stage then forms φ ← a φn + b (φ + dt L) clamped to ±γ, in place (it reads
+// no neighbour), and at the last stage snaps values near ±γ and sets the flags, as the CPU's
+// TvdRungeKutta does. Compiled without fused multiply-adds (CMakeLists.txt) so each voxel
+// rounds as on the CPU.
+#include "sim/levelset/gpu_stl_evolution.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "sim/levelset/curvature.h"
+#include "sim/levelset/gpu_stl_storage.cuh"
+#include "sim/levelset/halo_block.h"
+#include "sim/levelset/tvd_runge_kutta.h"
+#include "sim/levelset/upwind.h"
+
+namespace meniscus::sim::levelset {
+namespace {
+
+using gpu::kDirections;
+using gpu::kFullMask;
+using gpu::kNoTile;
+using gpu::ListView;
+
+constexpr int kUnit = kTileVoxels;  // threads per unit: one voxel each (the paper's T = 64)
+constexpr int kStageBlock = 256;    // four tiles
+constexpr uint32_t kMaxComputeUnits = 132 * 32;  // 32 resident 64-thread blocks on each of an H100's SMs
+
+// Stage k: φ ← a φn + b (φ + dt L(φ, t + c dt)) — TvdRungeKutta's table.
+struct Stage {
+  float a, b, c;
+};
+constexpr Stage kEuler[] = {{0.0f, 1.0f, 0.0f}};
+constexpr Stage kRk3[] = {{0.0f, 1.0f, 0.0f}, {0.75f, 0.25f, 1.0f}, {1.0f / 3.0f, 2.0f / 3.0f, 0.5f}};
+
+struct RateParams {
+  float t;
+  float normal_speed;
+  FieldVelocity velocity;
+  float alpha;
+  bool rescaling_speed;
+  float sqrt3;
+};
+
+// evolution.cpp's flat_beyond_band: φ = ±γ across the stencil, so no term can change it.
+__device__ bool flat_beyond_band(const float* p, int reach, float gamma) {
+  const float c = p[0];
+  if (fabsf(c) != gamma) return false;
+  for (int oz = -1; oz <= 1; ++oz)
+    for (int oy = -1; oy <= 1; ++oy)
+      for (int ox = -1; ox <= 1; ++ox)
+        if (p[ox + oy * kHaloStrideY + oz * kHaloStrideZ] != c) return false;
+  const int strides[3] = {1, kHaloStrideY, kHaloStrideZ};
+  for (int k = 2; k <= reach; ++k)
+    for (const int s : strides)
+      if (p[k * s] != c || p[-k * s] != c) return false;
+  return true;
+}
+
+// One unit (block) per chunk of the list (Algorithm 1): threads 0..25 keep a pointer each to the
+// neighbour in their direction, found by one binary search and then moved forward only. Per
+// tile: the neighbour ids and the tile itself into shared memory; the 10^3 block (the 6^3 core
+// for the first-order scheme, which reads no further) gathered as gather_halo does; each thread
+// evaluates its voxel as LevelSetEvolution::rate does.
+template <Scheme kScheme>
+__global__ void __launch_bounds__(kUnit) compute_rates(ListView list, uint32_t units, RateParams p, float* rate,
+                                                       uint32_t* speed_bits) {
+  constexpr int kReach = stencil_reach(kScheme);
+  __shared__ float block[kHaloVoxels];
+  __shared__ float own[kTileVoxels];
+  __shared__ uint32_t neighbours[kDirections];
+  __shared__ float warp_fastest[kUnit / 32];
+  const int thread = threadIdx.x;
+  const uint32_t unit = blockIdx.x;
+  const uint32_t begin = uint32_t(uint64_t(unit) * list.size / units);
+  const uint32_t end = uint32_t(uint64_t(unit + 1) * list.size / units);
+  const float gamma = list.gamma;
+
+  uint32_t pointer = 0;
+  bool tracking = false;
+  float fastest = 0;
+  for (uint32_t i = begin; i < end; ++i) {
+    const TileEntry entry = list.active[i];
+    const TileCoord tile = coord_of(entry.key);
+    if (thread < kDirections) {
+      const TileCoord n = gpu::shifted(tile, gpu::direction_offset(thread));
+      uint32_t found = kNoTile;
+      if (representable(n)) {
+        // Translation keeps key order, so later tiles' neighbours lie further on: one search
+        // (at the first representable neighbour), then forward steps.
+        const TileKey target = key_of(n);
+        if (!tracking) pointer = gpu::lower_bound_key(list.active, list.size, target);
+        tracking = true;
+        while (pointer < list.size && list.active[pointer].key < target) ++pointer;
+        if (pointer < list.size && list.active[pointer].key == target) found = list.active[pointer].id;
+      }
+      neighbours[thread] = found;
+    }
+    own[thread] = list.values[size_t(entry.id) * kTileVoxels + thread];
+    __syncthreads();  // neighbours and own complete (and the previous tile's block fully read)
+
+    for (int e = thread; e < kHaloVoxels; e += kUnit) {
+      const int x = e % kHaloSide - kHalo, y = e / kHaloSide % kHaloSide - kHalo, z = e / (kHaloSide * kHaloSide) - kHalo;
+      if (kReach < kHalo && (x < -kReach || y < -kReach || z < -kReach || x >= kTileSide + kReach ||
+                             y >= kTileSide + kReach || z >= kTileSide + kReach))
+        continue;
+      const int dx = x < 0 ? -1 : x >= kTileSide ? 1 : 0, dy = y < 0 ? -1 : y >= kTileSide ? 1 : 0,
+                dz = z < 0 ? -1 : z >= kTileSide ? 1 : 0;
+      float value;
+      if (!dx && !dy && !dz) {
+        value = own[gpu::voxel_index(x, y, z)];
+      } else {
+        const uint32_t source = neighbours[gpu::direction_of(dx, dy, dz)];
+        if (source == kNoTile) {
+          // Beyond the band: ±γ by the sign of this tile's nearest voxel (gather_halo's rule).
+          const int cx = min(max(x, 0), kTileSide - 1), cy = min(max(y, 0), kTileSide - 1), cz = min(max(z, 0), kTileSide - 1);
+          value = own[gpu::voxel_index(cx, cy, cz)] < 0 ? -gamma : gamma;
+        } else {
+          value = list.values[size_t(source) * kTileVoxels +
+                              gpu::voxel_index(x - dx * kTileSide, y - dy * kTileSide, z - dz * kTileSide)];
+        }
+      }
+      block[e] = value;
+    }
+    __syncthreads();  // the block complete
+
+    const int x = thread & 3, y = thread >> 2 & 3, z = thread >> 4;
+    const float* centre = block + halo_index(x, y, z);
+    float l = 0;
+    if (!flat_beyond_band(centre, kReach, gamma)) {
+      const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
+      const glm::vec3 voxel = origin + glm::vec3(x, y, z);
+      const OneSidedGradient g = one_sided_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ);
+      float speed = 0;
+      if (p.normal_speed != 0.0f) {
+        const float f = p.normal_speed;
+        l -= f * godunov_norm(g, f);
+        speed += p.sqrt3 * fabsf(f);
+      }
+      if (p.velocity.kind != FieldVelocity::Kind::kNone) {
+        const glm::vec3 u = velocity_at(p.velocity, voxel, p.t);
+        l -= glm::dot(u, upwind_gradient(g, u));
+        speed += fabsf(u.x) + fabsf(u.y) + fabsf(u.z);
+      }
+      if (p.alpha > 0) {
+        l += p.alpha * curvature_speed(centre, kHaloStrideY, kHaloStrideZ);
+        speed += 6 * p.alpha;
+      }
+      if (p.rescaling_speed) {
+        const float s = centre[0] / sqrtf(centre[0] * centre[0] + 1.0f);
+        l += s * (1.0f - godunov_norm(g, s));
+        speed += p.sqrt3;
+      }
+      fastest = fastest < speed ? speed : fastest;
+    }
+    rate[size_t(i) * kTileVoxels + thread] = l;  // thread is voxel_index(x, y, z)
+  }
+
+  // The unit's CFL speed: warp maxima, then the two warps, then the grid by atomicMax on the
+  // bits (non-negative floats order as their bits do).
+  fastest = gpu::warp_max(fastest);
+  if ((thread & 31) == 0) warp_fastest[thread / 32] = fastest;
+  __syncthreads();
+  if (thread == 0) {
+    const float unit_fastest = warp_fastest[0] < warp_fastest[1] ? warp_fastest[1] : warp_fastest[0];
+    atomicMax(speed_bits, __float_as_uint(unit_fastest));
+  }
+}
+
+// One thread per active voxel in list order; blocks of whole tiles, so a tile's 64 voxels are
+// two warps of one block and its flags combine through shared memory.
+template <bool kFirst, bool kKeepBase, bool kLast>
+__global__ void __launch_bounds__(kStageBlock) update_stage(ListView list, const float* rate, float* base, Stage s,
+                                                             float dt, float snap) {
+  __shared__ uint2 warp_flags[kStageBlock / 32];
+  const size_t i = size_t(blockIdx.x) * kStageBlock + threadIdx.x;
+  const uint32_t position = uint32_t(i / kTileVoxels);
+  const int voxel = int(i % kTileVoxels);
+  const bool inside = position < list.size;
+  const float gamma = list.gamma;
+  uint2 flags = make_uint2(0, 0);
+  uint32_t id = kNoTile;
+  if (inside) {
+    id = list.active[position].id;
+    float* phi = list.values + size_t(id) * kTileVoxels + voxel;
+    const float now = *phi;
+    // At the first stage φ is still φn: the CPU's base copy is this very value.
+    const float phi_n = kFirst ? now : base[i];
+    if (kFirst && kKeepBase) base[i] = now;
+    float next = s.a * phi_n + s.b * (now + dt * rate[i]);
+    next = next < -gamma ? -gamma : gamma < next ? gamma : next;  // std::clamp
+    if (kLast && fabsf(next) > snap) next = copysignf(gamma, next);
+    *phi = next;
+    if (kLast) flags = gpu::voxel_flags(next, gamma, voxel);
+  }
+  if (!kLast) return;
+  flags.x = __reduce_or_sync(kFullMask, flags.x);
+  flags.y = __reduce_or_sync(kFullMask, flags.y);
+  const int warp = threadIdx.x / 32;
+  if ((threadIdx.x & 31) == 0) warp_flags[warp] = flags;
+  __syncthreads();
+  // The first thread of each tile's first warp joins the two halves.
+  if (inside && voxel == 0) {
+    list.activity[id] = warp_flags[warp].x | warp_flags[warp + 1].x;
+    list.border[id] = warp_flags[warp].y | warp_flags[warp + 1].y;
+  }
+}
+
+template <bool kFirst, bool kKeepBase, bool kLast>
+void launch_stage(const ListView& list, const float* rate, float* base, Stage s, float dt, float snap) {
+  const size_t threads = size_t(list.size) * kTileVoxels;
+  update_stage<kFirst, kKeepBase, kLast><<<unsigned((threads + kStageBlock - 1) / kStageBlock), kStageBlock>>>(
+      list, rate, base, s, dt, snap);
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+GpuLevelSetEvolution::GpuLevelSetEvolution(GpuEvolutionParams params) : params_(params) {
+  if (!(params_.cfl > 0.0f && params_.cfl <= 1.0f)) throw std::invalid_argument("GpuLevelSetEvolution: cfl must be in (0, 1]");
+  if (params_.alpha < 0.0f) throw std::invalid_argument("GpuLevelSetEvolution: alpha must be >= 0");
+  if (params_.velocity.kind == FieldVelocity::Kind::kEnright && params_.velocity.resolution <= 0)
+    throw std::invalid_argument("GpuLevelSetEvolution: the Enright field needs a resolution > 0");
+}
+
+float GpuLevelSetEvolution::step(GpuSortedTileList& list, float t, float max_dt) {
+  GpuStlStorage& s = list.storage();
+  // A surface that has vanished has nothing left to move: the time passes (when bounded).
+  float step_dt = std::isfinite(max_dt) ? max_dt : 0.0f;
+  if (s.size) {
+    const bool rk3 = params_.scheme == Scheme::kWeno5;
+    const Stage* stages = rk3 ? kRk3 : kEuler;
+    const int count = rk3 ? 3 : 1;
+    const size_t voxels = size_t(s.size) * kTileVoxels;
+    device_reserve(s.rate, voxels, 0, s.size, "rate array");
+    if (rk3) device_reserve(s.base, voxels, 0, s.size, "Runge-Kutta base array");
+    device_reserve(s.speed_bits, 1, 0, s.size, "CFL speed");
+    const ListView view = s.view();
+    const uint32_t units = std::min(s.size, kMaxComputeUnits);
+    const float snap = s.gamma - kDefaultBandSnap;
+    RateParams p{t, params_.normal_speed, params_.velocity, params_.alpha, params_.rescaling_speed, std::sqrt(3.0f)};
+    float dt = 0;
+    for (int k = 0; k < count; ++k) {
+      p.t = t + stages[k].c * dt;
+      if (k == 0) MENISCUS_SIM_CUDA_CHECK(cudaMemset(s.speed_bits.get(), 0, sizeof(uint32_t)));
+      if (rk3) compute_rates<Scheme::kWeno5><<<units, kUnit>>>(view, units, p, s.rate.get(), s.speed_bits.get());
+      else compute_rates<Scheme::kUpwind><<<units, kUnit>>>(view, units, p, s.rate.get(), s.speed_bits.get());
+      MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+      if (k == 0) {
+        // The CPU's choice of dt, from the same speed (a maximum: the same float in any order).
+        const uint32_t bits = s.speed_bits.read(0);
+        float speed;
+        std::memcpy(&speed, &bits, sizeof speed);
+        dt = speed > 0 ? std::min(max_dt, params_.cfl / speed) : max_dt;
+        if (!std::isfinite(dt)) throw std::invalid_argument("TvdRungeKutta::step: nothing moves and no max_dt bounds the step");
+      }
+      const bool last = k == count - 1;
+      if (k == 0 && last) launch_stage<true, false, true>(view, s.rate.get(), nullptr, stages[k], dt, snap);
+      else if (k == 0) launch_stage<true, true, false>(view, s.rate.get(), s.base.get(), stages[k], dt, snap);
+      else if (last) launch_stage<false, false, true>(view, s.rate.get(), s.base.get(), stages[k], dt, snap);
+      else launch_stage<false, false, false>(view, s.rate.get(), s.base.get(), stages[k], dt, snap);
+    }
+    step_dt = dt;
+  }
+  status_ = list.manage();
+  return step_dt;
+}
+
+}  // namespace meniscus::sim::levelset

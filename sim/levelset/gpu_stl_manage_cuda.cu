@@ -229,12 +229,15 @@ TileStatus GpuSortedTileList::manage() {
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   const TileStatus status = s.status.read(0);  // the only read-back of the step's management
 
-  // Reallocation when the stack ran dry, before any id is handed out.
+  // The scratch first: once the pool has grown, nothing may fail before push_free hands the
+  // grown ids to the free stack, or a failed allocation would leave slots that no list holds.
   const uint32_t capacity_before = s.capacity;
-  if (status.grown) s.grow_pool(uint64_t(capacity_before) + status.grown);
+  const uint64_t capacity_after = uint64_t(capacity_before) + status.grown;
   const uint32_t next_size = status.added + status.kept;
-  device_reserve(s.next_active, std::max<size_t>(next_size, 1), 0, s.capacity, "active list");
-  device_reserve(s.freed, std::max<size_t>(status.removed, 1), 0, s.capacity, "freed-id list");
+  device_reserve(s.next_active, std::max<size_t>(next_size, 1), 0, capacity_after, "active list");
+  device_reserve(s.freed, std::max<size_t>(status.removed, 1), 0, capacity_after, "freed-id list");
+  // Reallocation when the stack ran dry, before any id is handed out.
+  if (status.grown) s.grow_pool(capacity_after);
 
   get_index<<<(units + kManageBlock - 1) / kManageBlock, kManageBlock>>>(s.offsets.get(), units, s.free_count,
                                                                          s.stack_index.get());

@@ -9,13 +9,13 @@
 #include "sim/levelset/evolution.h"
 #include "sim/levelset/level_set_builder.h"
 #include "sim/levelset/reinitialise.h"
+#include "sim/levelset/tile_ages.h"
+#include "sim/levelset/upsample.h"
 #include "sim/reconstruct/barnes_hut.h"
 #include "sim/reconstruct/point_octree.h"
 #include "sim/reconstruct/potential_cache.h"
 #include "sim/reconstruct/sample_weights.h"
 #include "sim/reconstruct/surface_error.h"
-#include "sim/reconstruct/tile_ages.h"
-#include "sim/reconstruct/upsample.h"
 
 namespace meniscus::sim::reconstruct {
 namespace {
@@ -80,7 +80,7 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
     LevelReport report;
     report.level = level;
     if (level > params.coarsest) {
-      out.list = std::make_unique<levelset::SortedTileList>(upsample(*out.list));
+      out.list = std::make_unique<levelset::SortedTileList>(levelset::upsample(*out.list));
       out.list->manage();  // drop the children that hold only ±γ before anything is evaluated on them
     }
     levelset::SortedTileList& list = *out.list;
@@ -101,7 +101,7 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
     evolution_params.cfl = params.cfl;
     levelset::LevelSetEvolution evolution(evolution_params);
 
-    TileAges ages;
+    levelset::TileAges ages;
     double t = 0.0;
     ages.update(list, t);
     while (report.iterations < params.max_iterations && list.size()) {

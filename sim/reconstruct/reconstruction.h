@@ -4,7 +4,7 @@
 //  2-3. the octree of the samples to depth D, with centroids and counts;
 //  4. the box is convected at level d with F = 0, U = ∇P/|∇P| (unit steps toward the samples,
 //     P by Barnes–Hut through the per-tile P-cache) and curvature weight α, until every tile is
-//     older than the age threshold (tile_ages.h);
+//     older than the age threshold (sim/levelset/tile_ages.h);
 //  5-7. for r = d+1..D: upsample to level r and evolve again, P now from the tree opened to
 //     depth r at the voxels' finest-grid positions 2^(D-r) x.
 // The curvature term α κ|∇φ| stiffens the surface: it smooths noise and lets the surface pass
@@ -53,7 +53,7 @@ struct ReconstructionParams {
   float cfl = 0.5f;
   bool rescaling_speed = true;    // keep |∇φ| near 1 while convecting (see evolution.h)
   int final_reinit_iterations = 10;  // reinitialisation at the end of each level (0: none)
-  float converged_age = 5.0f;     // level done when every tile is older than this (time, see tile_ages.h)
+  float converged_age = 5.0f;     // level done when every tile is older than this (time, see sim/levelset/tile_ages.h)
   int max_iterations = 3000;      // per level, in case a band never settles
 };
 

@@ -10,8 +10,8 @@
 #include "sim/reconstruct/point_octree.h"
 #include "sim/reconstruct/potential_cache.h"
 #include "sim/reconstruct/shepard_field.h"
-#include "sim/reconstruct/tile_ages.h"
-#include "sim/reconstruct/upsample.h"
+#include "sim/levelset/tile_ages.h"
+#include "sim/levelset/upsample.h"
 #include "tests/sim/reconstruct/reconstruct_test_points.h"
 
 using namespace meniscus::sim::reconstruct;
@@ -136,7 +136,7 @@ TEST_CASE("upsampling: the finer band holds the doubled, interpolated distance",
   const auto sphere = [](glm::vec3 centre, float r) { return [=](glm::vec3 p) { return glm::length(p - centre) - r; }; };
   levelset::SortedTileList coarse(1.5f);
   levelset::build_from_sdf(coarse, sphere(glm::vec3(20.0f), 9.0f), glm::ivec3(0), glm::ivec3(40));
-  levelset::SortedTileList fine = upsample(coarse);
+  levelset::SortedTileList fine = levelset::upsample(coarse);
   REQUIRE(fine.size() == coarse.size() * 8);
   REQUIRE(fine.check_invariants().empty());
   fine.manage();
@@ -160,7 +160,7 @@ TEST_CASE("upsampling: the finer band holds the doubled, interpolated distance",
 TEST_CASE("tile ages: survivors age with time, new and re-created tiles start at zero", "[reconstruct]") {
   levelset::SortedTileList list(1.5f);
   list.insert({levelset::key_of({1, 1, 1}), levelset::key_of({2, 1, 1})}, -1.0f);
-  TileAges ages;
+  levelset::TileAges ages;
   ages.update(list, 0.0);
   CHECK(ages.youngest() == 0.0);
   ages.update(list, 3.0);

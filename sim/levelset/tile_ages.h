@@ -13,12 +13,12 @@
 
 #include "sim/levelset/sorted_tile_list.h"
 
-namespace meniscus::sim::reconstruct {
+namespace meniscus::sim::levelset {
 
 class TileAges {
  public:
   // Call once for the initial list (t = its time) and after every management step.
-  void update(const levelset::SortedTileList& list, double t);
+  void update(const SortedTileList& list, double t);
   // Whether every active tile is older than `threshold` time units (false for an empty band).
   bool all_older_than(double threshold) const { return tiles_ > 0 && youngest_ > threshold; }
   double youngest() const { return youngest_; }
@@ -26,7 +26,7 @@ class TileAges {
  private:
   // Per tile id: its key, its birth time and the update at which it was last seen, so that an
   // id freed and handed out again (the free stack is LIFO) starts over even at the same key.
-  std::vector<levelset::TileKey> key_;
+  std::vector<TileKey> key_;
   std::vector<uint32_t> seen_;
   std::vector<double> born_;
   uint32_t update_ = 0;
@@ -34,4 +34,4 @@ class TileAges {
   size_t tiles_ = 0;
 };
 
-}  // namespace meniscus::sim::reconstruct
+}  // namespace meniscus::sim::levelset

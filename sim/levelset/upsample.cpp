@@ -1,4 +1,4 @@
-#include "sim/reconstruct/upsample.h"
+#include "sim/levelset/upsample.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
@@ -8,12 +8,7 @@
 
 #include <glm/glm.hpp>
 
-namespace meniscus::sim::reconstruct {
-
-using levelset::kTileSide;
-using levelset::kTileVoxels;
-using levelset::SortedTileList;
-using levelset::TileCoord;
+namespace meniscus::sim::levelset {
 
 namespace {
 
@@ -35,8 +30,8 @@ void gather(const SortedTileList& list, TileCoord c, uint32_t id, float block[kB
           continue;
         }
         const TileCoord n{c.x + dx, c.y + dy, c.z + dz};
-        if (!levelset::representable(n)) continue;
-        if (const auto at = list.find(levelset::key_of(n))) neighbour[dz][dy][dx] = list.tile(list.active()[*at].id);
+        if (!representable(n)) continue;
+        if (const auto at = list.find(key_of(n))) neighbour[dz][dy][dx] = list.tile(list.active()[*at].id);
       }
   for (int z = 0; z < kBlock; ++z)
     for (int y = 0; y < kBlock; ++y)
@@ -59,23 +54,23 @@ void gather(const SortedTileList& list, TileCoord c, uint32_t id, float block[kB
 
 SortedTileList upsample(const SortedTileList& coarse) {
   const auto& active = coarse.active();
-  std::vector<levelset::TileKey> keys(active.size() * 8);
+  std::vector<TileKey> keys(active.size() * 8);
   for (size_t i = 0; i < active.size(); ++i) {
-    const TileCoord c = levelset::coord_of(active[i].key);
+    const TileCoord c = coord_of(active[i].key);
     for (int b = 0; b < 8; ++b) {
       const TileCoord f{2 * c.x + (b & 1), 2 * c.y + (b >> 1 & 1), 2 * c.z + (b >> 2 & 1)};
-      levelset::require_representable(f, "upsampled level set");
-      keys[i * 8 + b] = levelset::key_of(f);
+      require_representable(f, "upsampled level set");
+      keys[i * 8 + b] = key_of(f);
     }
   }
   // The children of consecutive coarse tiles interleave in (z, y, x) order: sort.
-  std::vector<levelset::TileKey> sorted = keys;
+  std::vector<TileKey> sorted = keys;
   tbb::parallel_sort(sorted.begin(), sorted.end());
   SortedTileList fine(coarse.gamma(), uint32_t(sorted.size()));
   fine.insert(sorted, coarse.gamma());
   const float gamma = coarse.gamma();
   tbb::parallel_for(size_t(0), active.size(), [&](size_t i) {
-    const TileCoord c = levelset::coord_of(active[i].key);
+    const TileCoord c = coord_of(active[i].key);
     float block[kBlock * kBlock * kBlock];
     gather(coarse, c, active[i].id, block);
     for (int b = 0; b < 8; ++b) {
@@ -101,8 +96,8 @@ SortedTileList upsample(const SortedTileList& coarse) {
           }
     }
   });
-  for (const levelset::TileEntry& e : fine.active()) fine.update_flags(e.id);
+  for (const TileEntry& e : fine.active()) fine.update_flags(e.id);
   return fine;
 }
 
-}  // namespace meniscus::sim::reconstruct
+}  // namespace meniscus::sim::levelset

@@ -7,10 +7,10 @@
 // drops them, and the driver runs that step at once, before any potential is evaluated.
 #include "sim/levelset/sorted_tile_list.h"
 
-namespace meniscus::sim::reconstruct {
+namespace meniscus::sim::levelset {
 
 // The level-(r + 1) list of `coarse`'s level-r band, with the same γ. Throws InputError when
 // the finer tile coordinates do not fit a tile key.
-levelset::SortedTileList upsample(const levelset::SortedTileList& coarse);
+SortedTileList upsample(const SortedTileList& coarse);
 
-}  // namespace meniscus::sim::reconstruct
+}  // namespace meniscus::sim::levelset

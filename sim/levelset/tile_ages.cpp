@@ -1,11 +1,11 @@
-#include "sim/reconstruct/tile_ages.h"
+#include "sim/levelset/tile_ages.h"
 
 #include <algorithm>
 #include <limits>
 
-namespace meniscus::sim::reconstruct {
+namespace meniscus::sim::levelset {
 
-void TileAges::update(const levelset::SortedTileList& list, double t) {
+void TileAges::update(const SortedTileList& list, double t) {
   if (key_.size() < list.capacity()) {
     key_.resize(list.capacity(), 0);  // seen_ 0: never seen, whatever the key
     seen_.resize(list.capacity(), 0);
@@ -13,7 +13,7 @@ void TileAges::update(const levelset::SortedTileList& list, double t) {
   }
   ++update_;
   double youngest = std::numeric_limits<double>::infinity();
-  for (const levelset::TileEntry& e : list.active()) {
+  for (const TileEntry& e : list.active()) {
     const bool survived = key_[e.id] == e.key && seen_[e.id] + 1 == update_;
     if (!survived) born_[e.id] = t;
     key_[e.id] = e.key;
@@ -24,4 +24,4 @@ void TileAges::update(const levelset::SortedTileList& list, double t) {
   youngest_ = tiles_ ? youngest : 0.0;
 }
 
-}  // namespace meniscus::sim::reconstruct
+}  // namespace meniscus::sim::levelset

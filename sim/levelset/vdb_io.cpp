@@ -1,6 +1,7 @@
 #include "sim/levelset/vdb_io.h"
 
 #include <openvdb/openvdb.h>
+#include <openvdb/tools/SignedFloodFill.h>
 
 #include <algorithm>
 #include <cmath>
@@ -99,6 +100,11 @@ void write_vdb(const std::filesystem::path& path, const SortedTileList& list, gl
                                              voxel_offset.z + t.z * kTileSide + z),
                               values[SortedTileList::voxel_index(x, y, z)]);
   }
+  // Off the band OpenVDB stores only the background; its sign says inside or outside. Without
+  // the flood fill every voxel off the band would read +γ, outside, even deep inside, and a
+  // reader whose tiles straddle the band's edge (ours, when the offset moves the tile grid)
+  // would find surfaces that are not there.
+  openvdb::tools::signedFloodFill(grid->tree());
   try {
     openvdb::io::File file(path.string());
     file.write({grid});

@@ -59,6 +59,30 @@ TEST_CASE(".vdb round trip is lossless", "[levelset][vdb]") {
   CHECK(back.list->size() == list.size());
 }
 
+TEST_CASE(".vdb voxels off the band keep their side, so a reader's shifted tiles see no false surface", "[levelset][vdb]") {
+  if (!vdb_supported()) FAIL("built without OpenVDB");
+  SortedTileList list(1.5f);
+  const glm::vec3 centre(22.3f, 20.6f, 21.2f);
+  const auto sdf = [&](glm::vec3 p) { return glm::length(p - centre) - 15.0f; };
+  build_from_sdf(list, sdf, {0, 0, 0}, {48, 48, 48});
+  // An offset off the multiples of 4: the reader's tiles straddle ours and hold voxels the file
+  // stores only as background, inside the sphere as well as outside it.
+  const glm::ivec3 offset(-25, -22, -19);
+  write_vdb(temp("shifted.vdb"), list, offset, 1.0f);
+  const LevelSetFile back = read_vdb(temp("shifted.vdb"));
+  CHECK(back.list->size() > list.size());
+  size_t wrong_side = 0;
+  for (const TileEntry& e : back.list->active()) {
+    const TileCoord t = coord_of(e.key);
+    for (int k = 0; k < kTileVoxels; ++k) {
+      const glm::ivec3 theirs = glm::ivec3(t.x, t.y, t.z) * kTileSide + glm::ivec3(k % 4, k / 4 % 4, k / 16);
+      const float exact = sdf(glm::vec3(theirs + back.voxel_offset - offset));
+      if (std::abs(exact) > 0.5f) wrong_side += (back.list->tile(e.id)[k] < 0) != (exact < 0);
+    }
+  }
+  CHECK(wrong_side == 0);
+}
+
 TEST_CASE("bad .vdb input gives one clear error", "[levelset][vdb][errors]") {
   CHECK_THROWS_WITH(read_vdb(temp("missing.vdb")), Contains("missing.vdb"));
   std::ofstream(temp("garbage.vdb")) << "not a vdb file at all";

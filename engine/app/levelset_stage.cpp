@@ -41,7 +41,7 @@ LevelSetStageSettings read_levelset_settings(const ParamTable& t, const Scene& s
   return s;
 }
 
-LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings) : settings_(settings) {
+LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings, sim::SimBackend backend) : settings_(settings) {
   sim::levelset::EvolutionParams params = evolution_params(settings.scheme, settings.mcf, settings.speed);
   if (settings.enright > 0) {
     // A sphere of radius 0.15 at (0.35, 0.35, 0.35) in the unit cube, voxel i at (i + ½) / n.
@@ -86,12 +86,28 @@ LevelSetStage::LevelSetStage(const LevelSetStageSettings& settings) : settings_(
     box_.source = settings.mesh.string();
     box_.dims = glm::uvec3(frame.dims);
   }
-  evolution_ = std::make_unique<sim::levelset::LevelSetEvolution>(params);
+  if (backend == sim::SimBackend::Cuda) {
+    // The same equation as data for the device: F a constant, U Enright's field or none.
+    sim::levelset::FieldVelocity velocity;
+    if (settings.enright > 0) velocity = {sim::levelset::FieldVelocity::Kind::kEnright, glm::vec3(0.0f), settings.enright};
+    gpu_evolution_ = std::make_unique<sim::levelset::GpuLevelSetEvolution>(
+        sim::levelset::from_cpu_params(params, settings.speed, velocity));
+    gpu_list_ = std::make_unique<sim::levelset::GpuSortedTileList>(*list_);
+  } else {
+    evolution_ = std::make_unique<sim::levelset::LevelSetEvolution>(params);
+  }
 }
 
 bool LevelSetStage::step() {
   int steps = 0;
-  for (; steps < settings_.steps_per_frame && list_->size() > 0; ++steps) time_ += evolution_->step(*list_, float(time_));
+  if (gpu_list_) {
+    for (; steps < settings_.steps_per_frame && gpu_list_->size() > 0; ++steps)
+      time_ += gpu_evolution_->step(*gpu_list_, float(time_));
+    // The records are made on the host from the list (cube_records.h): one download a frame.
+    if (steps > 0) *list_ = gpu_list_->download();
+  } else {
+    for (; steps < settings_.steps_per_frame && list_->size() > 0; ++steps) time_ += evolution_->step(*list_, float(time_));
+  }
   if (steps > 0) records_current_ = false;
   return steps > 0;
 }

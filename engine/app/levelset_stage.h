@@ -14,9 +14,11 @@
 
 #include "engine/app/param_table.h"
 #include "engine/app/scene.h"
+#include "sim/common/backend.h"
 #include "sim/histopyramid/cube_record.h"
 #include "sim/histopyramid/volume.h"
 #include "sim/levelset/evolution.h"
+#include "sim/levelset/gpu_stl_evolution.h"
 #include "sim/levelset/sorted_tile_list.h"
 
 namespace meniscus {
@@ -44,7 +46,9 @@ LevelSetStageSettings read_levelset_settings(const ParamTable& table, const Scen
 
 class LevelSetStage {
  public:
-  explicit LevelSetStage(const LevelSetStageSettings& settings);
+  // `backend` Cuda evolves on the GPU-STL (sim/levelset/gpu_stl_evolution.h) and brings the
+  // list back once per frame that moved, for the cube records.
+  LevelSetStage(const LevelSetStageSettings& settings, sim::SimBackend backend);
 
   // steps_per_frame evolution steps (none once the surface has vanished); false when nothing
   // moved.
@@ -65,7 +69,9 @@ class LevelSetStage {
  private:
   LevelSetStageSettings settings_;
   std::unique_ptr<sim::levelset::SortedTileList> list_;
-  std::unique_ptr<sim::levelset::LevelSetEvolution> evolution_;
+  std::unique_ptr<sim::levelset::LevelSetEvolution> evolution_;       // CPU backend
+  std::unique_ptr<sim::levelset::GpuSortedTileList> gpu_list_;        // CUDA backend
+  std::unique_ptr<sim::levelset::GpuLevelSetEvolution> gpu_evolution_;
   glm::ivec3 min_voxel_{0};  // the voxel at the box's origin
   sim::Volume box_;
   sim::CubeRecordSet records_;

@@ -80,7 +80,7 @@ SceneRenderer::SceneRenderer(const Context& context, const Scene& scene, VkForma
   for (const StageConfig& config : scene.stages)
     if (config.type == "levelset") {
       if (levelset_) config.params.fail("type", "a scene holds one \"levelset\" stage");
-      levelset_ = std::make_unique<LevelSetStage>(read_levelset_settings(config.params, scene));
+      levelset_ = std::make_unique<LevelSetStage>(read_levelset_settings(config.params, scene), backend);
     }
   if (const auto surface = read_surface_settings(scene)) {
     if (surface->volume == "stage:levelset") {

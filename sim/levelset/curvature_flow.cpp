@@ -71,27 +71,17 @@ void CurvatureFlow::step(SortedTileList& list, float dt) {
   const auto& active = list.active();
   next_.resize(active.size() * kTileVoxels);
   const float gamma = list.gamma();
-  // Chunks of the list, each walking its tiles in order with Algorithm 1's neighbour pointers.
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, active.size(), 256), [&](const tbb::blocked_range<size_t>& chunk) {
+  for_each_tile_with_neighbours(active, 256, [&](size_t i, const uint32_t neighbours[26]) {
     float block[kBlock * kBlock * kBlock];
-    uint32_t neighbours[26];
-    std::array<size_t, 26> positions;
-    NeighbourTracker tracker(active, +1);
-    tracker.start(active[chunk.begin()].key);
-    for (size_t i = chunk.begin(); i != chunk.end(); ++i) {
-      tracker.neighbours(active[i].key, positions);
-      for (int d = 0; d < 26; ++d) neighbours[d] = positions[d] == SIZE_MAX ? UINT32_MAX : active[positions[d]].id;
-      gather_block(list, active[i].id, neighbours, block);
-      float* out = next_.data() + i * kTileVoxels;
-      for (int z = 1; z <= kTileSide; ++z)
-        for (int y = 1; y <= kTileSide; ++y)
-          for (int x = 1; x <= kTileSide; ++x) {
-            const float* centre = block + block_index(x, y, z);
-            const float c = centre[0];
-            const float speed = curvature_speed(centre, kBlock, kBlock * kBlock);
-            out[SortedTileList::voxel_index(x - 1, y - 1, z - 1)] = std::clamp(c + dt * alpha_ * speed, -gamma, gamma);
-          }
-    }
+    gather_block(list, active[i].id, neighbours, block);
+    float* out = next_.data() + i * kTileVoxels;
+    for (int z = 1; z <= kTileSide; ++z)
+      for (int y = 1; y <= kTileSide; ++y)
+        for (int x = 1; x <= kTileSide; ++x) {
+          const float* centre = block + block_index(x, y, z);
+          const float speed = curvature_speed(centre, kBlock, kBlock * kBlock);
+          out[SortedTileList::voxel_index(x - 1, y - 1, z - 1)] = std::clamp(centre[0] + dt * alpha_ * speed, -gamma, gamma);
+        }
   });
   // Every tile read the old values; now the new ones replace them and the flags follow.
   tbb::parallel_for(tbb::blocked_range<size_t>(0, active.size()), [&](const tbb::blocked_range<size_t>& r) {

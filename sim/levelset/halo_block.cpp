@@ -1,7 +1,5 @@
 #include "sim/levelset/halo_block.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <array>
@@ -54,19 +52,10 @@ void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbo
 
 void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit) {
   const auto& active = list.active();
-  if (active.empty()) return;
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, active.size(), 128), [&](const tbb::blocked_range<size_t>& chunk) {
+  for_each_tile_with_neighbours(active, 128, [&](size_t i, const uint32_t neighbours[26]) {
     alignas(64) float block[kHaloVoxels];
-    uint32_t neighbours[26];
-    std::array<size_t, 26> positions;
-    NeighbourTracker tracker(active, +1);
-    tracker.start(active[chunk.begin()].key);
-    for (size_t i = chunk.begin(); i != chunk.end(); ++i) {
-      tracker.neighbours(active[i].key, positions);
-      for (int d = 0; d < 26; ++d) neighbours[d] = positions[d] == SIZE_MAX ? UINT32_MAX : active[positions[d]].id;
-      gather_halo(list, active[i].id, neighbours, block);
-      visit(i, active[i].id, block);
-    }
+    gather_halo(list, active[i].id, neighbours, block);
+    visit(i, active[i].id, block);
   });
 }
 

@@ -1,6 +1,5 @@
 #include "sim/levelset/halo_block.h"
 
-
 #include <algorithm>
 #include <array>
 

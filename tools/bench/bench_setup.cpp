@@ -3,6 +3,9 @@
 #include <malloc.h>
 
 #include <cstdio>
+#include <sstream>
+
+#include "engine/core/error.h"
 
 namespace meniscus::bench {
 
@@ -10,6 +13,18 @@ std::unique_ptr<tbb::global_control> benchmark_environment(int threads) {
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, -1);
   return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, size_t(threads));
+}
+
+std::string BenchFlags::value() {
+  if (at_ + 1 >= argc_) throw InputError(flag() + ": missing value");
+  return argv_[++at_];
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) items.push_back(item);
+  return items;
 }
 
 void print_line(const profile::JsonWriter& json) {

@@ -4,6 +4,8 @@
 #include <tbb/global_control.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "engine/profile/json_writer.h"
 
@@ -14,6 +16,25 @@ namespace meniscus::bench {
 // page faults are then what a run measures (on this VM they cost more than the algorithms; the
 // peers reallocate their outputs every run as we do).
 std::unique_ptr<tbb::global_control> benchmark_environment(int threads);
+
+// A benchmark's command line, flag by flag: `for (BenchFlags flags(argc, argv); flags.next();)`,
+// then flag() names the flag and value() takes its argument (InputError "<flag>: missing value"
+// when there is none).
+class BenchFlags {
+ public:
+  BenchFlags(int argc, char** argv) : argc_(argc), argv_(argv) {}
+  bool next() { return ++at_ < argc_; }
+  std::string flag() const { return argv_[at_]; }
+  std::string value();
+
+ private:
+  int argc_;
+  char** argv_;
+  int at_ = 0;  // argv[0] is the benchmark's name
+};
+
+// The items of a comma-separated flag value, in order.
+std::vector<std::string> split_list(const std::string& text);
 
 // Prints the object as one line and flushes, so a killed run keeps what it measured.
 void print_line(const profile::JsonWriter& json);

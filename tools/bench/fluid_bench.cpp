@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,8 +28,7 @@ struct Options {
 
 std::vector<uint32_t> parse_list(const std::string& flag, const std::string& text) {
   std::vector<uint32_t> out;
-  std::stringstream list(text);
-  for (std::string item; std::getline(list, item, ',');) {
+  for (const std::string& item : split_list(text)) {
     const long n = std::atol(item.c_str());
     if (n < 1 || n > (1l << 26)) throw InputError(flag + ": expected counts in [1, 2^26], got '" + item + "'");
     out.push_back(uint32_t(n));
@@ -41,17 +39,13 @@ std::vector<uint32_t> parse_list(const std::string& flag, const std::string& tex
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw InputError(flag + ": missing value");
-      return argv[++i];
-    };
-    if (flag == "--particles") o.particles = parse_list(flag, value());
-    else if (flag == "--repeat") o.repeat = std::max(1, std::atoi(value().c_str()));
-    else if (flag == "--device") o.device = value();
+  for (BenchFlags flags(argc, argv); flags.next();) {
+    const std::string flag = flags.flag();
+    if (flag == "--particles") o.particles = parse_list(flag, flags.value());
+    else if (flag == "--repeat") o.repeat = std::max(1, std::atoi(flags.value().c_str()));
+    else if (flag == "--device") o.device = flags.value();
     else if (flag == "--size") {
-      const std::string text = value();
+      const std::string text = flags.value();
       const size_t x = text.find('x');
       const long w = x == std::string::npos ? 0 : std::atol(text.substr(0, x).c_str());
       const long h = x == std::string::npos ? 0 : std::atol(text.substr(x + 1).c_str());

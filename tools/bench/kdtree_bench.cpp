@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <numeric>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,31 +37,26 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw InputError(flag + ": missing value");
-      return argv[++i];
-    };
+  for (BenchFlags flags(argc, argv); flags.next();) {
+    const std::string flag = flags.flag();
     auto positive = [&](const std::string& text, long long max) {
       char* end = nullptr;
       const long long v = std::strtoll(text.c_str(), &end, 10);
       if (!end || *end || v < 1 || v > max) throw InputError(flag + ": expected an integer in [1, " + std::to_string(max) + "], got '" + text + "'");
       return v;
     };
-    if (flag == "--threads") o.threads = int(positive(value(), 1024));
-    else if (flag == "--points") o.points = size_t(positive(value(), 100000000));
-    else if (flag == "--k") o.k = uint32_t(positive(value(), 256));
-    else if (flag == "--repeat") o.repeat = int(positive(value(), 100));
+    if (flag == "--threads") o.threads = int(positive(flags.value(), 1024));
+    else if (flag == "--points") o.points = size_t(positive(flags.value(), 100000000));
+    else if (flag == "--k") o.k = uint32_t(positive(flags.value(), 256));
+    else if (flag == "--repeat") o.repeat = int(positive(flags.value(), 100));
     else if (flag == "--traversal-cost") {
-      const std::string text = value();
+      const std::string text = flags.value();
       o.traversal_cost = std::strtof(text.c_str(), nullptr);
       if (!(o.traversal_cost >= 0.0f && o.traversal_cost <= 1000.0f)) throw InputError("--traversal-cost: expected a number in [0, 1000], got '" + text + "'");
     }
     else if (flag == "--cases") {
       o.cases.clear();
-      std::stringstream list(value());
-      for (std::string item; std::getline(list, item, ',');) {
+      for (const std::string& item : split_list(flags.value())) {
         if (item != "uniform" && item != "sphere") throw InputError("--cases: expected uniform or sphere, got '" + item + "'");
         o.cases.push_back(item);
       }

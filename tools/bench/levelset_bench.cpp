@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -47,51 +46,40 @@ struct Options {
   int enright_reinit = 0;
 };
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream list(text);
-  for (std::string item; std::getline(list, item, ',');) items.push_back(item);
-  return items;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw InputError(flag + ": missing value");
-      return argv[++i];
-    };
-    if (flag == "--threads") o.threads = std::max(1, std::atoi(value().c_str()));
-    else if (flag == "--steps") o.steps = std::max(1, std::atoi(value().c_str()));
+  for (BenchFlags flags(argc, argv); flags.next();) {
+    const std::string flag = flags.flag();
+    if (flag == "--threads") o.threads = std::max(1, std::atoi(flags.value().c_str()));
+    else if (flag == "--steps") o.steps = std::max(1, std::atoi(flags.value().c_str()));
     else if (flag == "--radii") {
       o.radii.clear();
       o.radii_given = true;
-      for (const std::string& item : split(value())) {
+      for (const std::string& item : split_list(flags.value())) {
         const float r = std::strtof(item.c_str(), nullptr);
         if (!(r >= 4.0f && r <= 1000.0f)) throw InputError("--radii: each radius must be in [4, 1000], got '" + item + "'");
         o.radii.push_back(r);
       }
     } else if (flag == "--lucy") {
-      o.lucy = value();
+      o.lucy = flags.value();
     } else if (flag == "--lucy-resolution") {
-      const std::string v = value();
+      const std::string v = flags.value();
       o.lucy_resolution = std::atoi(v.c_str());
       if (o.lucy_resolution != 0 && (o.lucy_resolution < 32 || o.lucy_resolution > 4096))
         throw InputError("--lucy-resolution: must be 0 (no Lucy case) or in [32, 4096], got '" + v + "'");
     } else if (flag == "--enright") {
-      for (const std::string& item : split(value())) {
+      for (const std::string& item : split_list(flags.value())) {
         const int n = std::atoi(item.c_str());
         if (n < 16 || n > 2048) throw InputError("--enright: each resolution must be in [16, 2048], got '" + item + "'");
         o.enright.push_back(n);
       }
     } else if (flag == "--enright-gamma") {
-      const std::string v = value();
+      const std::string v = flags.value();
       o.enright_gamma = std::strtof(v.c_str(), nullptr);
       if (!(o.enright_gamma >= 1.0f && o.enright_gamma <= 8.0f))
         throw InputError("--enright-gamma: must be in [1, 8] voxels, got '" + v + "'");
     } else if (flag == "--enright-reinit") {
-      const std::string v = value();
+      const std::string v = flags.value();
       o.enright_reinit = std::atoi(v.c_str());
       if (o.enright_reinit < 0 || o.enright_reinit > 20) throw InputError("--enright-reinit: must be in [0, 20], got '" + v + "'");
     } else throw InputError("levelset: unknown flag '" + flag + "'");

@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -62,21 +61,16 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw InputError(flag + ": missing value");
-      return argv[++i];
-    };
-    if (flag == "--threads") o.threads = std::max(1, std::atoi(value().c_str()));
-    else if (flag == "--repeat") o.repeat = std::max(1, std::atoi(value().c_str()));
+  for (BenchFlags flags(argc, argv); flags.next();) {
+    const std::string flag = flags.flag();
+    if (flag == "--threads") o.threads = std::max(1, std::atoi(flags.value().c_str()));
+    else if (flag == "--repeat") o.repeat = std::max(1, std::atoi(flags.value().c_str()));
     else if (flag == "--no-vulkan") o.vulkan = false;
     else if (flag == "--no-cuda") o.cuda = false;
     else if (flag == "--check") o.check = true;
     else if (flag == "--sizes") {
       o.sizes.clear();
-      std::stringstream list(value());
-      for (std::string item; std::getline(list, item, ',');) {
+      for (const std::string& item : split_list(flags.value())) {
         const long n = std::atol(item.c_str());
         if (n < 2 || n > 1024) throw InputError("--sizes: each size must be in [2, 1024], got '" + item + "'");
         o.sizes.push_back(uint32_t(n));

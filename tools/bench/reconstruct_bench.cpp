@@ -34,32 +34,28 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw InputError(flag + ": missing value");
-      return argv[++i];
-    };
+  for (BenchFlags flags(argc, argv); flags.next();) {
+    const std::string flag = flags.flag();
     auto level = [&]() {
-      const std::string v = value();
+      const std::string v = flags.value();
       const int n = std::atoi(v.c_str());
       if (n < 2 || n > 13) throw InputError(flag + ": expected a level in [2, 13], got '" + v + "'");
       return n;
     };
-    if (flag == "--threads") o.threads = std::max(1, std::atoi(value().c_str()));
-    else if (flag == "--input") o.input = value();
+    if (flag == "--threads") o.threads = std::max(1, std::atoi(flags.value().c_str()));
+    else if (flag == "--input") o.input = flags.value();
     else if (flag == "--depth") o.depth = level();
     else if (flag == "--start-depth") o.start_depth = level();
-    else if (flag == "--alpha") o.alpha = std::strtof(value().c_str(), nullptr);
+    else if (flag == "--alpha") o.alpha = std::strtof(flags.value().c_str(), nullptr);
     else if (flag == "--scheme") {
-      o.scheme = value();
+      o.scheme = flags.value();
       if (o.scheme != "upwind" && o.scheme != "weno5") throw InputError("--scheme: expected upwind or weno5, got '" + o.scheme + "'");
     } else if (flag == "--gradient") {
-      o.gradient = value();
+      o.gradient = flags.value();
       if (o.gradient != "analytic" && o.gradient != "central")
         throw InputError("--gradient: expected analytic or central, got '" + o.gradient + "'");
     } else if (flag == "--weights") {
-      const std::string v = value();
+      const std::string v = flags.value();
       o.weight_neighbours = std::atoi(v.c_str());
       if (o.weight_neighbours < 0 || o.weight_neighbours > 256)
         throw InputError("--weights: expected neighbours in [0, 256], got '" + v + "'");

@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -40,30 +39,24 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw InputError("sph: " + flag + ": missing value");
-      return argv[++i];
-    };
+  for (BenchFlags flags(argc, argv); flags.next();) {
+    const std::string flag = flags.flag();
     auto positive = [&](const std::string& text) {
       const long v = std::strtol(text.c_str(), nullptr, 10);
       if (v < 1 || v > 100'000'000) throw InputError("sph: " + flag + ": expected a positive count, got '" + text + "'");
       return v;
     };
-    if (flag == "--threads") o.threads = int(positive(value()));
-    else if (flag == "--steps") o.steps = int(positive(value()));
-    else if (flag == "--warmup") o.warmup = int(std::strtol(value().c_str(), nullptr, 10));
-    else if (flag == "--frames") o.frames = int(positive(value()));
-    else if (flag == "--scene") o.scene = value();
+    if (flag == "--threads") o.threads = int(positive(flags.value()));
+    else if (flag == "--steps") o.steps = int(positive(flags.value()));
+    else if (flag == "--warmup") o.warmup = int(std::strtol(flags.value().c_str(), nullptr, 10));
+    else if (flag == "--frames") o.frames = int(positive(flags.value()));
+    else if (flag == "--scene") o.scene = flags.value();
     else if (flag == "--particles") {
       o.counts.clear();
-      std::stringstream list(value());
-      for (std::string item; std::getline(list, item, ',');) o.counts.push_back(uint32_t(positive(item)));
+      for (const std::string& item : split_list(flags.value())) o.counts.push_back(uint32_t(positive(item)));
     } else if (flag == "--backends") {
       o.backends.clear();
-      std::stringstream list(value());
-      for (std::string item; std::getline(list, item, ',');) {
+      for (const std::string& item : split_list(flags.value())) {
         if (item != "cpu" && item != "cuda") throw InputError("sph: --backends: expected cpu or cuda, got '" + item + "'");
         o.backends.push_back(item);
       }

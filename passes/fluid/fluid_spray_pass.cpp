@@ -31,31 +31,10 @@ FluidSprayPass::~FluidSprayPass() { vkDestroySampler(context_.device(), sampler_
 SceneTargets FluidSprayPass::add(graph::FrameGraph& graph, const SceneTargets& targets, graph::BufferHandle particles,
                                  uint32_t count, graph::ImageHandle sky_cube, graph::BufferHandle frame,
                                  const FluidSettings& settings) {
-  SceneTargets out;
-  graph.add_pass("fluid.spray", [&](graph::PassBuilder& builder) {
-    builder.read(particles, graph::Access::VertexStorageRead);
-    builder.read(frame, graph::Access::VertexStorageRead);
-    builder.read(sky_cube, graph::Access::FragmentSample);
-    out.color = builder.write(targets.color, graph::Access::ColorAttachmentReadWrite);
-    out.depth = builder.write(targets.depth, graph::Access::DepthAttachmentWrite);
-    const SprayConstants constants{glm::vec4(settings.spray_color, 0.0f), settings.radius * kSprayRadiusScale,
-                                   1.0f, settings.spray_density, 0.0f};
-    return [this, out, particles, count, sky_cube, frame, constants](graph::PassContext& ctx) {
-      begin_rendering(ctx.cmd, ctx.desc(out.color).extent, {{ctx.view(out.color), std::nullopt}},
-                      DepthTarget{ctx.view(out.depth), VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, std::nullopt});
-      DescriptorWrites writes;
-      writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(particles))
-          .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ctx.buffer(frame))
-          .image(2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ctx.view(sky_cube),
-                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, sampler_);
-      pipeline_.bind(ctx.cmd);
-      pipeline_.push_descriptors(ctx.cmd, writes);
-      pipeline_.push_constants(ctx.cmd, constants);
-      vkCmdDraw(ctx.cmd, 6 * count, 1, 0, 0);
-      end_rendering(ctx.cmd);
-    };
-  });
-  return out;
+  const SprayConstants constants{glm::vec4(settings.spray_color, 0.0f), settings.radius * kSprayRadiusScale,
+                                 1.0f, settings.spray_density, 0.0f};
+  return add_impostor_pass(graph, "fluid.spray", pipeline_, sampler_, targets, particles, count, sky_cube, frame,
+                           std::as_bytes(std::span(&constants, 1)));
 }
 
 }  // namespace meniscus::passes

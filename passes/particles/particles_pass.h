@@ -1,7 +1,9 @@
 #pragma once
 // particles.impostors: every particle as a lit sphere impostor (a camera-facing quad whose
 // fragments reconstruct the sphere surface and replace depth), drawn over the background.
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include <glm/glm.hpp>
 
@@ -22,6 +24,13 @@ struct ParticlesSettings {
 // the sky cubemap for ambient light), for a vertex shader that places the sprites.
 GraphicsPipelineDesc impostor_pipeline_desc(const char* vertex_shader, uint32_t push_constant_bytes,
                                             const char* debug_name);
+
+// Records pass `name`: `count` impostors of `particles` drawn with `pipeline` (made from
+// impostor_pipeline_desc) into the scene targets, with `push_constants` as its constants.
+SceneTargets add_impostor_pass(graph::FrameGraph& graph, const char* name, const Pipeline& pipeline, VkSampler sampler,
+                               const SceneTargets& targets, graph::BufferHandle particles, uint32_t count,
+                               graph::ImageHandle sky_cube, graph::BufferHandle frame,
+                               std::span<const std::byte> push_constants);
 
 class ParticlesPass {
  public:

@@ -16,17 +16,13 @@
 #include "engine/interop/shared_buffer.h"
 #include "sim/ballistic/ballistic_cpu.h"
 #include "sim/ballistic/ballistic_stage.h"
+#include "tests/support/device_checks.h"
 #include "tests/unit/interop/stage_read_back.h"
 
 namespace meniscus {
 namespace {
 
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-  std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
-  failures += ok ? 0 : 1;
-}
+using device_test::check;
 
 void compare(const std::vector<sim::Particle>& cpu, const std::vector<sim::Particle>& gpu, const char* when) {
   size_t close = 0, identical = 0;
@@ -125,18 +121,10 @@ int run() {
           "a non-finite CUDA step is a DeviceError naming the stage and the CPU's particle index");
   }
   check(context.validation_error_count() == 0, "no validation errors");
-  std::printf("%d failed\n", failures);
-  return failures == 0 ? 0 : 1;
+  return device_test::summary();
 }
 
 }  // namespace
 }  // namespace meniscus
 
-int main() {
-  try {
-    return meniscus::run();
-  } catch (const std::exception& error) {
-    std::printf("FAIL: %s\n", error.what());
-    return 1;
-  }
-}
+int main() { return meniscus::device_test::run_main(meniscus::run); }

@@ -13,16 +13,12 @@
 #include "engine/core/error.h"
 #include "sim/histopyramid/marching_cubes.h"
 #include "sim/histopyramid/marching_cubes_cuda.h"
+#include "tests/support/device_checks.h"
 
 namespace meniscus::sim {
 namespace {
 
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-  std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
-  failures += ok ? 0 : 1;
-}
+using device_test::check;
 
 // Integer levels make many samples equal the iso value (the tie rule); `padded` closes every
 // surface with a layer of outside samples.
@@ -94,18 +90,10 @@ int run() {
     refused = true;
   }
   check(refused, "an iso value outside the data range is an InputError");
-  std::printf("%d failures\n", failures);
-  return failures == 0 ? 0 : 1;
+  return device_test::summary();
 }
 
 }  // namespace
 }  // namespace meniscus::sim
 
-int main() {
-  try {
-    return meniscus::sim::run();
-  } catch (const std::exception& error) {
-    std::printf("FAIL: %s\n", error.what());
-    return 1;
-  }
-}
+int main() { return meniscus::device_test::run_main(meniscus::sim::run); }

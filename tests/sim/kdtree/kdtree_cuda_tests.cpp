@@ -11,16 +11,12 @@
 
 #include "engine/core/error.h"
 #include "sim/kdtree/kdtree_cuda.h"
+#include "tests/support/device_checks.h"
 
 namespace meniscus::sim::kdtree {
 namespace {
 
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-  std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
-  failures += ok ? 0 : 1;
-}
+using device_test::check;
 
 std::vector<glm::vec3> points_for(const std::string& name, size_t n) {
   std::mt19937 rng(7);
@@ -145,18 +141,10 @@ int run() {
     refused = true;
   }
   check(refused, "a NaN point is an InputError for the CUDA build");
-  std::printf("%d failed\n", failures);
-  return failures == 0 ? 0 : 1;
+  return device_test::summary();
 }
 
 }  // namespace
 }  // namespace meniscus::sim::kdtree
 
-int main() {
-  try {
-    return meniscus::sim::kdtree::run();
-  } catch (const std::exception& error) {
-    std::printf("FAIL: %s\n", error.what());
-    return 1;
-  }
-}
+int main() { return meniscus::device_test::run_main(meniscus::sim::kdtree::run); }

@@ -15,6 +15,7 @@
 #include "sim/levelset/gpu_stl_evolution.h"
 #include "sim/levelset/gpu_stl_list.h"
 #include "tests/sim/levelset/levelset_test_helpers.h"
+#include "tests/support/device_checks.h"
 
 namespace meniscus::sim::levelset {
 namespace {
@@ -25,13 +26,7 @@ namespace {
 // agree to the bit (the count of unequal ones is printed).
 constexpr float kTolerance = 1e-5f;
 
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-  std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
-  std::fflush(stdout);
-  failures += ok ? 0 : 1;
-}
+using device_test::check;
 
 bool same_status(const TileStatus& a, const TileStatus& b) {
   return a.added == b.added && a.removed == b.removed && a.kept == b.kept && a.grown == b.grown;
@@ -200,18 +195,10 @@ int run() {
   evolve("Enright 32^3 (WENO5/RK3)", sphere_list(glm::vec3(0.35f * n - 0.5f), 0.15f * n, 32), enright, 12, 3.0f);
 
   out_of_memory();
-  std::printf("%s\n", failures ? "FAILED" : "ALL PASSED");
-  return failures ? 1 : 0;
+  return device_test::summary();
 }
 
 }  // namespace
 }  // namespace meniscus::sim::levelset
 
-int main() {
-  try {
-    return meniscus::sim::levelset::run();
-  } catch (const std::exception& e) {
-    std::printf("FAIL: %s\n", e.what());
-    return 1;
-  }
-}
+int main() { return meniscus::device_test::run_main(meniscus::sim::levelset::run); }

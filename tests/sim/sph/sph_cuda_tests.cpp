@@ -20,17 +20,13 @@
 #include "sim/common/simulation_error.h"
 #include "sim/sph/sph_cpu.h"
 #include "sim/sph/sph_cuda.h"
+#include "tests/support/device_checks.h"
 #include "tests/unit/interop/stage_read_back.h"
 
 namespace meniscus {
 namespace {
 
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-  std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
-  failures += ok ? 0 : 1;
-}
+using device_test::check;
 
 struct Summary {
   double front = 0.0, mean_density = 0.0;
@@ -115,17 +111,10 @@ int run() {
   }
   check(stopped, "a blow-up on CUDA is a SimulationError naming the backend");
   check(context.validation_error_count() == 0, "no validation errors");
-  return failures == 0 ? 0 : 1;
+  return device_test::summary();
 }
 
 }  // namespace
 }  // namespace meniscus
 
-int main() {
-  try {
-    return meniscus::run();
-  } catch (const std::exception& error) {
-    std::printf("FAIL: %s\n", error.what());
-    return 1;
-  }
-}
+int main() { return meniscus::device_test::run_main(meniscus::run); }

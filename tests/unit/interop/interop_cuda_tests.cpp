@@ -12,6 +12,7 @@
 #include "engine/interop/cuda_device.h"
 #include "engine/interop/shared_buffer.h"
 #include "engine/interop/timeline.h"
+#include "tests/support/device_checks.h"
 #include "tests/unit/interop/timeline_submit.h"
 
 #if MENISCUS_HAS_CUDA
@@ -21,12 +22,7 @@
 namespace meniscus {
 namespace {
 
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-  std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
-  failures += ok ? 0 : 1;
-}
+using device_test::check;
 
 #if MENISCUS_HAS_CUDA
 void cuda_check(cudaError_t error, const char* what) {
@@ -127,18 +123,10 @@ int run() {
   check(false, "find_cuda_device found a device in a build without CUDA");
 #endif
   check(context.validation_error_count() == 0, "no validation errors");
-  std::printf("%d failed\n", failures);
-  return failures == 0 ? 0 : 1;
+  return device_test::summary();
 }
 
 }  // namespace
 }  // namespace meniscus
 
-int main() {
-  try {
-    return meniscus::run();
-  } catch (const std::exception& error) {
-    std::printf("FAIL: %s\n", error.what());
-    return 1;
-  }
-}
+int main() { return meniscus::device_test::run_main(meniscus::run); }

@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "engine/profile/cuda_stage_timer.h"
+#include "tests/support/device_checks.h"
 
 #if MENISCUS_HAS_CUDA
 #include <cuda_runtime.h>
@@ -14,12 +15,7 @@
 #if MENISCUS_HAS_CUDA
 namespace {
 
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-  std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
-  failures += ok ? 0 : 1;
-}
+using meniscus::device_test::check;
 
 }  // namespace
 #endif
@@ -74,6 +70,6 @@ int main() {
     std::printf("FAIL: %s\n", error.what());
     return 1;
   }
-  return failures == 0 ? 0 : 1;
+  return meniscus::device_test::summary();
 #endif
 }

@@ -82,16 +82,20 @@ int run_reconstruct(int argc, char** argv) {
   params.gradient = o.gradient == "central" ? sim::reconstruct::GradientScheme::kCentral
                                             : sim::reconstruct::GradientScheme::kAnalytic;
   params.weight_neighbours = o.weight_neighbours;
+  // What every line of this run starts with.
+  const auto begin_line = [&](profile::JsonWriter& json) {
+    json.begin_object();
+    json.key("bench").value("reconstruct");
+    json.key("input").value(o.input);
+    json.key("points").value(uint64_t(points.size()));
+    json.key("threads").value(uint64_t(o.threads));
+    json.key("impl").value("cpu");
+  };
   const auto start = std::chrono::steady_clock::now();
   const sim::reconstruct::Reconstruction r =
       sim::reconstruct::reconstruct_surface(points, params, o.input.c_str(), [&](const sim::reconstruct::LevelReport& l) {
         profile::JsonWriter json;
-        json.begin_object();
-        json.key("bench").value("reconstruct");
-        json.key("input").value(o.input);
-        json.key("points").value(uint64_t(points.size()));
-        json.key("threads").value(uint64_t(o.threads));
-        json.key("impl").value("cpu");
+        begin_line(json);
         json.key("scheme").value(o.scheme);
         json.key("gradient").value(o.gradient);
         json.key("weight_neighbours").value(o.weight_neighbours);
@@ -111,12 +115,7 @@ int run_reconstruct(int argc, char** argv) {
       });
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   profile::JsonWriter json;
-  json.begin_object();
-  json.key("bench").value("reconstruct");
-  json.key("input").value(o.input);
-  json.key("points").value(uint64_t(points.size()));
-  json.key("threads").value(uint64_t(o.threads));
-  json.key("impl").value("cpu");
+  begin_line(json);
   json.key("levels").value(std::to_string(o.start_depth) + ".." + std::to_string(o.depth));
   json.key("weights_ms").value(r.weights_ms);
   json.key("octree_ms").value(r.octree_ms);

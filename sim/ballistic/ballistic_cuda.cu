@@ -6,6 +6,7 @@
 
 #include "engine/core/context.h"
 #include "engine/core/error.h"
+#include "sim/common/cuda_launch.cuh"
 #include "sim/common/cuda_support.cuh"
 #include "engine/interop/cuda_device.h"
 #include "engine/interop/shared_buffer.h"
@@ -48,7 +49,7 @@ class BallisticCuda : public ParticleStage {
       BALLISTIC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
       BALLISTIC_CUDA_CHECK(cudaMalloc(&states_, sizeof(ballistic::State) * params.count));
       BALLISTIC_CUDA_CHECK(cudaMalloc(&bad_, sizeof(unsigned)));
-      initialise<<<blocks(), kBlock, 0, stream_>>>(params_, states_);
+      launch<initialise>({blocks(), kBlock, 0, stream_}, params_, states_);
       BALLISTIC_CUDA_CHECK(cudaGetLastError());
     } catch (...) {
       release();
@@ -68,7 +69,7 @@ class BallisticCuda : public ParticleStage {
     if (steps == 0) return;
     BALLISTIC_CUDA_CHECK(cudaMemsetAsync(bad_, 0xFF, sizeof(unsigned), stream_));  // UINT32_MAX: none bad
     timer_.begin(stream_);
-    advance<<<blocks(), kBlock, 0, stream_>>>(params_, states_, steps, bad_);
+    launch<advance>({blocks(), kBlock, 0, stream_}, params_, states_, steps, bad_);
     BALLISTIC_CUDA_CHECK(cudaGetLastError());
     timer_.end(stream_);
     // The check reads back 4 bytes a frame: cheap, and an exploding particle must not be drawn.
@@ -87,7 +88,7 @@ class BallisticCuda : public ParticleStage {
     // "Done reading" from the renderer's last submission, when it took part in the protocol.
     if (reading_ != 0) timeline_.cuda_wait(reading_, stream_);
     reading_ = 0;
-    publish<<<blocks(), kBlock, 0, stream_>>>(params_.count, states_, static_cast<Particle*>(target.cuda_pointer()));
+    launch<publish>({blocks(), kBlock, 0, stream_}, params_.count, states_, static_cast<Particle*>(target.cuda_pointer()));
     BALLISTIC_CUDA_CHECK(cudaGetLastError());
     // One timeline for both directions: "written" and "done reading" values alternate, and each
     // is signalled only after the one before it has been waited for, so they stay increasing.

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "sim/common/cuda_launch.cuh"
 #include "sim/common/cuda_support.cuh"
 #include "sim/histopyramid/chunked_layout.h"
 #include "sim/histopyramid/mc_tables.h"
@@ -105,19 +106,26 @@ __global__ void reduce_level(const void* below, uint32_t below_width, Out* out, 
   out[i] = Out(sum);
 }
 
-// Central differences inside, one-sided at the border, per unit of length: as the CPU's.
+// Central differences inside, one-sided at the border, per unit of length, rounded as the
+// CPU's (marching_cubes.cpp): inside samples by 0.5 / spacing, the border by span and spacing.
 __device__ float3 gradient(const float* __restrict__ f, const Grid& g, float3 spacing, uint32_t x, uint32_t y,
                            uint32_t z) {
   const size_t line = g.nx, plane = size_t(g.nx) * g.ny, p = size_t(z) * plane + size_t(y) * line + x;
   const uint32_t coordinate[3] = {x, y, z}, size[3] = {g.nx, g.ny, g.nz};
   const size_t step[3] = {1, line, plane};
   const float space[3] = {spacing.x, spacing.y, spacing.z};
+  const bool inside = x > 0 && y > 0 && z > 0 && x + 1 < g.nx && y + 1 < g.ny && z + 1 < g.nz;
   float out[3];
   for (int axis = 0; axis < 3; ++axis) {
     const size_t lo = coordinate[axis] > 0 ? p - step[axis] : p;
     const size_t hi = coordinate[axis] + 1 < size[axis] ? p + step[axis] : p;
-    const float span = float((coordinate[axis] + 1 < size[axis]) + (coordinate[axis] > 0));
-    out[axis] = (__ldg(f + hi) - __ldg(f + lo)) / span / space[axis];
+    const float difference = __ldg(f + hi) - __ldg(f + lo);
+    if (inside) {
+      out[axis] = difference * (0.5f / space[axis]);
+    } else {
+      const float span = float((coordinate[axis] + 1 < size[axis]) + (coordinate[axis] > 0));
+      out[axis] = difference / span / space[axis];
+    }
   }
   return make_float3(out[0], out[1], out[2]);
 }
@@ -163,10 +171,14 @@ __global__ void extract_vertices(const float* __restrict__ f, Grid g, float iso,
                              origin.y + spacing.y * (float(ay) + t * float(ey - ay)),
                              origin.z + spacing.z * (float(az) + t * float(ez - az)));
   const float3 ga = gradient(f, g, spacing, ax, ay, az), ge = gradient(f, g, spacing, ex, ey, ez);
-  const float3 n = make_float3(ga.x + t * (ge.x - ga.x), ga.y + t * (ge.y - ga.y), ga.z + t * (ge.z - ga.z));
-  const float length = sqrtf(n.x * n.x + n.y * n.y + n.z * n.z);
+  // glm::mix(ga, ge, t) and the CPU's normalisation, operation for operation: where the
+  // gradient nearly cancels, another rounding would turn the normal another way.
+  const float u = 1.0f - t;
+  const float3 n = make_float3(ga.x * u + ge.x * t, ga.y * u + ge.y * t, ga.z * u + ge.z * t);
+  const float length_squared = n.x * n.x + n.y * n.y + n.z * n.z;
+  const float scale = -1.0f / sqrtf(length_squared);
   // Inside is f >= iso, so the outward normal points down the gradient.
-  normals[k] = length > 0 ? make_float3(-n.x / length, -n.y / length, -n.z / length) : make_float3(0, 0, 1);
+  normals[k] = length_squared > 0 ? make_float3(n.x * scale, n.y * scale, n.z * scale) : make_float3(0, 0, 1);
   edge_ids[k] = uint32_t(a * 3 + axis);
 }
 
@@ -268,17 +280,17 @@ CudaSoup CudaMarchingCubes::extract(float iso, bool read_back) {
   }
   MENISCUS_SIM_CUDA_CHECK(cudaEventRecord(m.start, m.stream));
   MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(m.flag.get(), 0, sizeof(uint32_t), m.stream));
-  classify<<<blocks_for(m.grid.base), kBlock, 0, m.stream>>>(m.samples.get(), m.grid, iso, m.tables.get(),
+  launch<classify>({blocks_for(m.grid.base), kBlock, 0, m.stream}, m.samples.get(), m.grid, iso, m.tables.get(),
                                                              m.levels[0].get(), m.levels[1].get(),
                                                              reinterpret_cast<uint16_t*>(m.levels[2].get()));
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   for (uint32_t l = 3; l < m.level_count; ++l) {
     const uint32_t below_width = chunked::level_width(l - 1);
     if (chunked::level_width(l) == 2)
-      reduce_level<<<blocks_for(m.level_size[l]), kBlock, 0, m.stream>>>(
+      launch<reduce_level<uint16_t>>({blocks_for(m.level_size[l]), kBlock, 0, m.stream},
           m.levels[l - 1].get(), below_width, reinterpret_cast<uint16_t*>(m.levels[l].get()), m.level_size[l], m.flag.get());
     else
-      reduce_level<<<blocks_for(m.level_size[l]), kBlock, 0, m.stream>>>(
+      launch<reduce_level<uint32_t>>({blocks_for(m.level_size[l]), kBlock, 0, m.stream},
           m.levels[l - 1].get(), below_width, reinterpret_cast<uint32_t*>(m.levels[l].get()), m.level_size[l], m.flag.get());
     MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   }
@@ -299,7 +311,7 @@ CudaSoup CudaMarchingCubes::extract(float iso, bool read_back) {
     Levels levels{};
     levels.count = m.level_count;
     for (uint32_t l = 0; l < m.level_count; ++l) levels.level[l] = m.levels[l].get();
-    extract_vertices<<<blocks_for(total), kBlock, 0, m.stream>>>(
+    launch<extract_vertices>({blocks_for(total), kBlock, 0, m.stream},
         m.samples.get(), m.grid, iso, levels, m.tables.get(), total, make_float3(m.origin.x, m.origin.y, m.origin.z),
         make_float3(m.spacing.x, m.spacing.y, m.spacing.z), m.positions.get(), m.normals.get(), m.edge_ids.get());
     MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "sim/kdtree/build_cuda_common.cuh"
+#include "sim/common/cuda_launch.cuh"
 
 namespace meniscus::sim::kdtree {
 namespace {
@@ -49,7 +50,7 @@ void run_build_cuda(const float* x, const float* y, const float* z, uint32_t n, 
     boxes.reserve(large.small_count);
     counts.reserve(large.small_count);
     if (large.small_count > 0) {  // none when every point coincides
-      small_root_boxes_kernel<<<blocks_for(large.small_count, kNodeThreads), kNodeThreads>>>(
+      launch<small_root_boxes_kernel>({blocks_for(large.small_count, kNodeThreads), kNodeThreads},
           b.nodes.get(), b.small_roots.get(), large.small_count, boxes.get(), counts.get());
       KD_BUILD_CHECK(cudaGetLastError());
     }

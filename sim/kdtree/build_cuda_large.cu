@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "sim/kdtree/build_cuda_common.cuh"
+#include "sim/common/cuda_launch.cuh"
 
 namespace meniscus::sim::kdtree::cuda_build {
 namespace {
@@ -240,12 +241,12 @@ void run_large_stage(BuildBuffers& b, uint32_t n, LargeStageResult& out) {
     boxes.reserve(root_chunks);
     root_box.reserve(1);
     const Points p{b.points[0].x.get(), b.points[0].y.get(), b.points[0].z.get(), b.points[0].id.get()};
-    chunk_boxes_kernel<<<root_chunks, kChunkThreads>>>(p, n, boxes.get());
+    launch<chunk_boxes_kernel>({root_chunks, kChunkThreads}, p, n, boxes.get());
     KD_BUILD_CHECK(cudaGetLastError());
     b.cub.run([&](void* storage, size_t& bytes) {
       return cub::DeviceReduce::Reduce(storage, bytes, boxes.get(), root_box.get(), int(root_chunks), MergeBoxes{}, empty_box());
     });
-    init_root_kernel<<<1, 1>>>(b.nodes.get(), root_box.get(), n, b.small_roots.get());
+    launch<init_root_kernel>({1, 1}, b.nodes.get(), root_box.get(), n, b.small_roots.get());
     KD_BUILD_CHECK(cudaGetLastError());
   }
   out = LargeStageResult{};
@@ -277,7 +278,7 @@ void run_large_stage(BuildBuffers& b, uint32_t n, LargeStageResult& out) {
     split_flag.reserve(active_count + 1);
     split_rank.reserve(active_count + 1);
     node_boxes.reserve(active_count);
-    choose_splits_kernel<<<blocks_for(active_count + 1, kNodeThreads), kNodeThreads>>>(
+    launch<choose_splits_kernel>({blocks_for(active_count + 1, kNodeThreads), kNodeThreads},
         b.nodes.get(), active.get(), active_count, splits.get(), chunk_count.get(), split_flag.get());
     KD_BUILD_CHECK(cudaGetLastError());
     b.cub.run([&](void* storage, size_t& bytes) {
@@ -294,17 +295,17 @@ void run_large_stage(BuildBuffers& b, uint32_t n, LargeStageResult& out) {
       chunk_left.reserve(chunks + 1);
       left_scan.reserve(chunks + 1);
       chunk_boxes.reserve(chunks);
-      chunk_owner_kernel<<<blocks_for(chunks, kNodeThreads), kNodeThreads>>>(first_chunk.get(), active_count, chunks,
+      launch<chunk_owner_kernel>({blocks_for(chunks, kNodeThreads), kNodeThreads}, first_chunk.get(), active_count, chunks,
                                                                            owner.get());
       KD_BUILD_CHECK(cudaGetLastError());
-      count_chunks_kernel<<<chunks, kChunkThreads>>>(src, b.nodes.get(), active.get(), splits.get(), first_chunk.get(),
+      launch<count_chunks_kernel>({chunks, kChunkThreads}, src, b.nodes.get(), active.get(), splits.get(), first_chunk.get(),
                                                      owner.get(), chunk_left.get(), chunk_boxes.get());
       KD_BUILD_CHECK(cudaGetLastError());
       KD_BUILD_CHECK(cudaMemset(chunk_left.get() + chunks, 0, sizeof(uint32_t)));
       b.cub.run([&](void* storage, size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(storage, bytes, chunk_left.get(), left_scan.get(), int(chunks + 1));
       });
-      move_points_kernel<<<chunks, kChunkThreads>>>(src, dst, b.nodes.get(), active.get(), splits.get(), first_chunk.get(),
+      launch<move_points_kernel>({chunks, kChunkThreads}, src, dst, b.nodes.get(), active.get(), splits.get(), first_chunk.get(),
                                                     owner.get(), left_scan.get());
       KD_BUILD_CHECK(cudaGetLastError());
       // Segments of leaf nodes are empty and reduce to empty boxes, which nobody reads.
@@ -324,7 +325,7 @@ void run_large_stage(BuildBuffers& b, uint32_t n, LargeStageResult& out) {
     small_flag.reserve(children + 1);
     small_rank.reserve(children + 1);
     KD_BUILD_CHECK(cudaMemset(small_flag.get() + children, 0, sizeof(uint32_t)));
-    create_children_kernel<<<blocks_for(active_count, kNodeThreads), kNodeThreads>>>(
+    launch<create_children_kernel>({blocks_for(active_count, kNodeThreads), kNodeThreads},
         b.nodes.get(), active.get(), active_count, splits.get(), split_rank.get(), first_chunk.get(),
         chunks > 0 ? left_scan.get() : nullptr, node_boxes.get(), out.node_count, buffer, small_flag.get(),
         b.counter.get() + 0);
@@ -336,7 +337,7 @@ void run_large_stage(BuildBuffers& b, uint32_t n, LargeStageResult& out) {
       });
       new_small = small_rank.read(children);
       next.reserve(children);
-      sort_children_kernel<<<blocks_for(children, kNodeThreads), kNodeThreads>>>(
+      launch<sort_children_kernel>({blocks_for(children, kNodeThreads), kNodeThreads},
           small_flag.get(), small_rank.get(), children, out.node_count, b.small_roots.get(), out.small_count, next.get());
       KD_BUILD_CHECK(cudaGetLastError());
     }

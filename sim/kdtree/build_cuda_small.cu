@@ -16,6 +16,7 @@
 #include <chrono>
 
 #include "sim/kdtree/build_cuda_common.cuh"
+#include "sim/common/cuda_launch.cuh"
 
 namespace meniscus::sim::kdtree::cuda_build {
 namespace {
@@ -167,7 +168,7 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
   DeviceArray<uint32_t> extra, base;
   extra.reserve(roots + 1);
   base.reserve(roots + 1);
-  count_small_kernel<<<blocks_for(roots + 1, kNodeThreads), kNodeThreads>>>(
+  launch<count_small_kernel>({blocks_for(roots + 1, kNodeThreads), kNodeThreads},
       points, b.nodes.get(), b.small_roots.get(), roots, radius, traversal_cost, extra.get(), b.counter.get() + 1);
   KD_BUILD_CHECK(cudaGetLastError());
   b.cub.run([&](void* storage, size_t& bytes) {
@@ -181,7 +182,7 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
   offset.reserve(total);
   // No small roots at all when every point coincides: the root is a forced leaf.
   if (roots > 0) {
-    write_small_kernel<<<blocks_for(roots, kNodeThreads), kNodeThreads>>>(points, b.nodes.get(), b.small_roots.get(),
+    launch<write_small_kernel>({blocks_for(roots, kNodeThreads), kNodeThreads}, points, b.nodes.get(), b.small_roots.get(),
                                                                         roots, radius, traversal_cost, base.get(),
                                                                         large.node_count, subtree.get());
     KD_BUILD_CHECK(cudaGetLastError());
@@ -194,7 +195,7 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
   const std::vector<uint32_t>& level = large.level_begin;
   for (size_t l = level.size() - 1; l-- > 0;) {
     const uint32_t count = level[l + 1] - level[l];
-    large_subtree_kernel<<<blocks_for(count, kNodeThreads), kNodeThreads>>>(b.nodes.get(), level[l], level[l + 1],
+    launch<large_subtree_kernel>({blocks_for(count, kNodeThreads), kNodeThreads}, b.nodes.get(), level[l], level[l + 1],
                                                                           subtree.get());
     KD_BUILD_CHECK(cudaGetLastError());
   }
@@ -202,12 +203,12 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
   KD_BUILD_CHECK(cudaMemset(offset.get(), 0, sizeof(uint32_t)));
   for (size_t l = 0; l + 1 < level.size(); ++l) {
     const uint32_t count = level[l + 1] - level[l];
-    place_large_kernel<<<blocks_for(count, kNodeThreads), kNodeThreads>>>(b.nodes.get(), level[l], level[l + 1],
+    launch<place_large_kernel>({blocks_for(count, kNodeThreads), kNodeThreads}, b.nodes.get(), level[l], level[l + 1],
                                                                         subtree.get(), address.get(), offset.get());
     KD_BUILD_CHECK(cudaGetLastError());
   }
   if (roots > 0) {
-    place_small_kernel<<<blocks_for(roots, kNodeThreads), kNodeThreads>>>(b.nodes.get(), b.small_roots.get(), roots,
+    launch<place_small_kernel>({blocks_for(roots, kNodeThreads), kNodeThreads}, b.nodes.get(), b.small_roots.get(), roots,
                                                                         base.get(), large.node_count, subtree.get(),
                                                                         address.get(), offset.get());
     KD_BUILD_CHECK(cudaGetLastError());
@@ -218,7 +219,7 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
   out_nodes.reserve(total);
   out_points.reserve(n);
   const Output o{out_nodes.get(), out_points.x.get(), out_points.y.get(), out_points.z.get(), out_points.id.get()};
-  write_output_kernel<<<blocks_for(total, kNodeThreads), kNodeThreads>>>(points, b.nodes.get(), total, address.get(),
+  launch<write_output_kernel>({blocks_for(total, kNodeThreads), kNodeThreads}, points, b.nodes.get(), total, address.get(),
                                                                        offset.get(), o, b.counter.get() + 2,
                                                                        b.counter.get() + 3);
   KD_BUILD_CHECK(cudaGetLastError());

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "sim/common/cuda_launch.cuh"
 #include "sim/common/cuda_support.cuh"
 #include "sim/kdtree/knn_cuda_launch.h"
 
@@ -226,7 +227,7 @@ void run_knn_cuda(const CudaKnnInput& in, uint32_t* indices, float* distances, d
   KDTREE_CUDA_CHECK(cudaEventCreate(&start));
   KDTREE_CUDA_CHECK(cudaEventCreate(&stop));
   KDTREE_CUDA_CHECK(cudaEventRecord(start));
-  knn_kernel<<<(in.queries + kBlock - 1) / kBlock, kBlock>>>(t, order, in.queries, in.k, in.bins, in.iterations,
+  launch<knn_kernel>({(in.queries + kBlock - 1) / kBlock, kBlock}, t, order, in.queries, in.k, in.bins, in.iterations,
                                                               out_indices, out_distances);
   KDTREE_CUDA_CHECK(cudaGetLastError());
   KDTREE_CUDA_CHECK(cudaEventRecord(stop));

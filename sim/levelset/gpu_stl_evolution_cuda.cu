@@ -13,6 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "sim/common/cuda_launch.cuh"
 #include "sim/levelset/curvature.h"
 #include "sim/levelset/gpu_stl_storage.cuh"
 #include "sim/levelset/halo_block.h"
@@ -214,7 +215,7 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView list, const
 template <bool kFirst, bool kKeepBase, bool kLast>
 void launch_stage(const ListView& list, const float* rate, float* base, Stage s, float dt, float snap) {
   const size_t threads = size_t(list.size) * kTileVoxels;
-  update_stage<kFirst, kKeepBase, kLast><<<unsigned((threads + kStageBlock - 1) / kStageBlock), kStageBlock>>>(
+  launch<update_stage<kFirst, kKeepBase, kLast>>({unsigned((threads + kStageBlock - 1) / kStageBlock), kStageBlock},
       list, rate, base, s, dt, snap);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 }
@@ -248,8 +249,8 @@ float GpuLevelSetEvolution::step(GpuSortedTileList& list, float t, float max_dt)
     for (int k = 0; k < count; ++k) {
       p.t = t + stages[k].c * dt;
       if (k == 0) MENISCUS_SIM_CUDA_CHECK(cudaMemset(s.speed_bits.get(), 0, sizeof(uint32_t)));
-      if (rk3) compute_rates<Scheme::kWeno5><<<units, kUnit>>>(view, units, p, s.rate.get(), s.speed_bits.get());
-      else compute_rates<Scheme::kUpwind><<<units, kUnit>>>(view, units, p, s.rate.get(), s.speed_bits.get());
+      if (rk3) launch<compute_rates<Scheme::kWeno5>>({units, kUnit}, view, units, p, s.rate.get(), s.speed_bits.get());
+      else launch<compute_rates<Scheme::kUpwind>>({units, kUnit}, view, units, p, s.rate.get(), s.speed_bits.get());
       MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
       if (k == 0) {
         // The CPU's choice of dt, from the same speed (a maximum: the same float in any order).

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/levelset/gpu_stl_list.h"
+#include "sim/common/cuda_launch.cuh"
 #include "sim/levelset/gpu_stl_storage.cuh"
 
 namespace meniscus::sim::levelset {
@@ -110,7 +111,7 @@ void GpuStlStorage::grow_pool(uint64_t tiles) {
   device_reserve(border, tiles, capacity, tiles, "border flags");
   device_reserve(free_stack, tiles, free_count, tiles, "free stack");
   const size_t begin = size_t(capacity) * kTileVoxels, end = size_t(tiles) * kTileVoxels;
-  fill_values<<<unsigned((end - begin + kFillBlock - 1) / kFillBlock), kFillBlock>>>(values.get(), begin, end, gamma);
+  launch<fill_values>({unsigned((end - begin + kFillBlock - 1) / kFillBlock), kFillBlock}, values.get(), begin, end, gamma);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   MENISCUS_SIM_CUDA_CHECK(cudaMemset(activity.get() + capacity, 0, sizeof(uint32_t) * (tiles - capacity)));
   MENISCUS_SIM_CUDA_CHECK(cudaMemset(border.get() + capacity, 0, sizeof(uint32_t) * (tiles - capacity)));
@@ -120,7 +121,7 @@ void GpuStlStorage::grow_pool(uint64_t tiles) {
 void GpuStlStorage::push_free(uint32_t at, uint32_t top, uint32_t count, uint32_t removed) {
   const uint32_t threads = count + removed;
   if (threads == 0) return;
-  push_ids<<<(threads + kFillBlock - 1) / kFillBlock, kFillBlock>>>(free_stack.get(), at, top, count, freed.get(), removed,
+  launch<push_ids>({(threads + kFillBlock - 1) / kFillBlock, kFillBlock}, free_stack.get(), at, top, count, freed.get(), removed,
                                                                     activity.get(), border.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 }

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "sim/levelset/gpu_stl_list.h"
+#include "sim/common/cuda_launch.cuh"
 #include "sim/levelset/gpu_stl_storage.cuh"
 
 namespace meniscus::sim::levelset {
@@ -215,7 +216,7 @@ TileStatus GpuSortedTileList::manage() {
   device_reserve(s.status, 1, 0, tiles, "tile-management status");
   const ListView list = s.view();
 
-  count_tiles<<<blocks_for_units(units), kManageBlock>>>(list, units, s.counts.get());
+  launch<count_tiles>({blocks_for_units(units), kManageBlock}, list, units, s.counts.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 
   size_t temp_bytes = 0;
@@ -225,7 +226,7 @@ TileStatus GpuSortedTileList::manage() {
     MENISCUS_SIM_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(s.scan_temp.get(), temp_bytes, s.counts.get() + category * units,
                                                           s.offsets.get() + category * units, int(units)));
 
-  stat_cpu<<<1, 1>>>(s.counts.get(), s.offsets.get(), units, s.free_count, s.capacity, s.status.get());
+  launch<stat_cpu>({1, 1}, s.counts.get(), s.offsets.get(), units, s.free_count, s.capacity, s.status.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   const TileStatus status = s.status.read(0);  // the only read-back of the step's management
 
@@ -239,11 +240,11 @@ TileStatus GpuSortedTileList::manage() {
   // Reallocation when the stack ran dry, before any id is handed out.
   if (status.grown) s.grow_pool(capacity_after);
 
-  get_index<<<(units + kManageBlock - 1) / kManageBlock, kManageBlock>>>(s.offsets.get(), units, s.free_count,
+  launch<get_index>({(units + kManageBlock - 1) / kManageBlock, kManageBlock}, s.offsets.get(), units, s.free_count,
                                                                          s.stack_index.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   // A fresh view: growth reallocated the pool arrays.
-  update_tiles<<<blocks_for_units(units), kManageBlock>>>(s.view(), units, s.offsets.get(),
+  launch<update_tiles>({blocks_for_units(units), kManageBlock}, s.view(), units, s.offsets.get(),
                                                           s.stack_index.get(), s.free_stack.get(), capacity_before,
                                                           s.next_active.get(), s.freed.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());

@@ -10,6 +10,7 @@
 
 #include "engine/core/context.h"
 #include "engine/core/error.h"
+#include "sim/common/cuda_launch.cuh"
 #include "sim/common/cuda_support.cuh"
 #include "engine/interop/cuda_device.h"
 #include "engine/interop/shared_buffer.h"
@@ -161,7 +162,7 @@ class SphCuda : public SphStage {
 
   void publish(Particle* out) {
     if (count_ == 0) return;
-    k::publish<<<k::blocks(count_), k::kBlock, 0, stream_>>>(position_.get(), velocity_.get(), density_.get(),
+    launch<k::publish>({k::blocks(count_), k::kBlock, 0, stream_}, position_.get(), velocity_.get(), density_.get(),
                                                              agitation_.get(), id_.get(), count_, params_.rest_density, out);
     SPH_CUDA_CHECK(cudaGetLastError());
   }
@@ -187,17 +188,17 @@ class SphCuda : public SphStage {
     if (n == 0) return;
     key_.reserve(n);
     order_.reserve(n);
-    k::cell_keys<<<k::blocks(n), k::kBlock, 0, stream_>>>(setup_.grid, rank_.get(), x, n, key_.get(), cells.get());
+    launch<k::cell_keys>({k::blocks(n), k::kBlock, 0, stream_}, setup_.grid, rank_.get(), x, n, key_.get(), cells.get());
     scan_offsets(cells.get(), cell_count);
     SPH_CUDA_CHECK(cudaMemcpyAsync(cursor_.get(), cells.get(), sizeof(uint32_t) * cell_count, cudaMemcpyDeviceToDevice, stream_));
-    k::scatter<<<k::blocks(n), k::kBlock, 0, stream_>>>(key_.get(), n, cursor_.get(), order_.get());
-    k::order_cells<<<k::blocks(cell_count), k::kBlock, 0, stream_>>>(cells.get(), cell_count, order_.get());
+    launch<k::scatter>({k::blocks(n), k::kBlock, 0, stream_}, key_.get(), n, cursor_.get(), order_.get());
+    launch<k::order_cells>({k::blocks(cell_count), k::kBlock, 0, stream_}, cells.get(), cell_count, order_.get());
     SPH_CUDA_CHECK(cudaGetLastError());
   }
 
   template <class T>
   void permute(DeviceArray<T>& values, DeviceArray<T>& scratch) {
-    k::gather<<<k::blocks(count_), k::kBlock, 0, stream_>>>(values.get(), order_.get(), count_, scratch.get());
+    launch<k::gather<T>>({k::blocks(count_), k::kBlock, 0, stream_}, values.get(), order_.get(), count_, scratch.get());
     values.swap(scratch);
   }
 
@@ -219,7 +220,7 @@ class SphCuda : public SphStage {
     SPH_CUDA_CHECK(cudaMemsetAsync(neighbour_begin_.get(), 0, sizeof(uint32_t), stream_));
     SPH_CUDA_CHECK(cudaMemsetAsync(boundary_begin_.get(), 0, sizeof(uint32_t), stream_));
     SPH_CUDA_CHECK(cudaMemsetAsync(counters_.get(), 0, sizeof(uint32_t), stream_));
-    k::count_neighbours<<<k::blocks(count_), k::kBlock, 0, stream_>>>(query, count_, neighbour_begin_.get(),
+    launch<k::count_neighbours>({k::blocks(count_), k::kBlock, 0, stream_}, query, count_, neighbour_begin_.get(),
                                                                       boundary_begin_.get(), counters_.get());
     SPH_CUDA_CHECK(cudaGetLastError());
     scan_offsets(neighbour_begin_.get(), count_);
@@ -237,7 +238,7 @@ class SphCuda : public SphStage {
     neighbour_gradient_.reserve(std::max<uint32_t>(1, fluid_total));
     boundary_neighbours_.reserve(std::max<uint32_t>(1, boundary_total));
     boundary_gradient_.reserve(std::max<uint32_t>(1, boundary_total));
-    k::fill_neighbours<<<k::blocks(count_), k::kBlock, 0, stream_>>>(
+    launch<k::fill_neighbours>({k::blocks(count_), k::kBlock, 0, stream_},
         query, setup_.constants, boundary_volume_.get(), count_, neighbour_begin_.get(), neighbours_.get(),
         neighbour_gradient_.get(), boundary_begin_.get(), boundary_neighbours_.get(), boundary_gradient_.get());
     SPH_CUDA_CHECK(cudaGetLastError());
@@ -278,7 +279,7 @@ class SphCuda : public SphStage {
 
   float max_speed() {
     if (count_ == 0) return 0.0f;
-    k::speeds<<<k::blocks(count_), k::kBlock, 0, stream_>>>(velocity_.get(), count_, error_.get());
+    launch<k::speeds>({k::blocks(count_), k::kBlock, 0, stream_}, velocity_.get(), count_, error_.get());
     size_t bytes = 0;
     SPH_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, bytes, error_.get(), reduction_.get(), count_, stream_));
     void* storage = temp(bytes);
@@ -297,7 +298,7 @@ class SphCuda : public SphStage {
     predict(c, a, dt);
     int iterations = 0;
     while ((iterations < min_iterations || mean_error() > tolerance) && iterations < params_.max_iterations) {
-      k::pressure_update<<<k::blocks(count_), k::kBlock, 0, stream_>>>(a, dt);
+      launch<k::pressure_update>({k::blocks(count_), k::kBlock, 0, stream_}, a, dt);
       predict(c, a, dt);
       ++iterations;
     }
@@ -312,21 +313,21 @@ class SphCuda : public SphStage {
       const sph::Constants& c = setup_.constants;
       const sph::Arrays a = arrays();
       const unsigned grid = k::blocks(count_);
-      k::density_and_factor<<<grid, k::kBlock, 0, stream_>>>(c, a);
+      launch<k::density_and_factor>({grid, k::kBlock, 0, stream_}, c, a);
       SPH_CUDA_CHECK(cudaMemcpyAsync(previous_velocity_.get(), velocity_.get(), sizeof(Vec3) * count_,
                                      cudaMemcpyDeviceToDevice, stream_));
       if (params_.divergence_solve)
         stats_.divergence_iterations = solve(
             [&](const sph::Constants& cc, const sph::Arrays& aa, float h) {
-              k::predict_divergence_kernel<<<grid, k::kBlock, 0, stream_>>>(cc, aa, h);
+              launch<k::predict_divergence_kernel>({grid, k::kBlock, 0, stream_}, cc, aa, h);
             },
             params_.divergence_tolerance, 1, dt);
-      if (c.surface_tension > 0.0f) k::normals<<<grid, k::kBlock, 0, stream_>>>(c, a);
-      k::non_pressure<<<grid, k::kBlock, 0, stream_>>>(c, a);
-      k::accelerate<<<grid, k::kBlock, 0, stream_>>>(a, dt);
+      if (c.surface_tension > 0.0f) launch<k::normals>({grid, k::kBlock, 0, stream_}, c, a);
+      launch<k::non_pressure>({grid, k::kBlock, 0, stream_}, c, a);
+      launch<k::accelerate>({grid, k::kBlock, 0, stream_}, a, dt);
       stats_.density_iterations = solve(
           [&](const sph::Constants& cc, const sph::Arrays& aa, float h) {
-            k::predict_density_kernel<<<grid, k::kBlock, 0, stream_>>>(cc, aa, h);
+            launch<k::predict_density_kernel>({grid, k::kBlock, 0, stream_}, cc, aa, h);
           },
           params_.density_tolerance, 2, dt);
       stats_.density_error = float(mean_error());
@@ -344,7 +345,7 @@ class SphCuda : public SphStage {
     for (int a = 0; a < 3; ++a) walls.min[a] = params_.domain.min[a] - r, walls.max[a] = params_.domain.max[a] + r;
     SPH_CUDA_CHECK(cudaMemsetAsync(contacts_.get(), 0, sizeof(unsigned long long), stream_));
     SPH_CUDA_CHECK(cudaMemsetAsync(counters_.get() + 1, 0xFF, sizeof(uint32_t), stream_));
-    k::integrate<<<k::blocks(count_), k::kBlock, 0, stream_>>>(arrays(), previous_velocity_.get(), agitation_.get(),
+    launch<k::integrate>({k::blocks(count_), k::kBlock, 0, stream_}, arrays(), previous_velocity_.get(), agitation_.get(),
                                                                id_.get(), dt, walls, contacts_.get(), counters_.get() + 1);
     SPH_CUDA_CHECK(cudaGetLastError());
     unsigned long long contacts = 0;
@@ -390,7 +391,7 @@ class SphCuda : public SphStage {
       candidates_.reserve(n);
       clear_flags_.reserve(n);
       upload(candidates_.get(), born_x.data(), n);
-      k::clear_of_fluid<<<k::blocks(n), k::kBlock, 0, stream_>>>(query, candidates_.get(), n, clearance * clearance,
+      launch<k::clear_of_fluid>({k::blocks(n), k::kBlock, 0, stream_}, query, candidates_.get(), n, clearance * clearance,
                                                                   clear_flags_.get());
       SPH_CUDA_CHECK(cudaGetLastError());
       clear = download(clear_flags_.get(), n);

@@ -265,12 +265,12 @@ void Context::create_device(const ContextOptions& options) {
   const auto available = device_extensions(physical_device_);
   std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
   if (options.presentation) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
-  info_.external_memory_fd = has_extension(available, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME) &&
-                             has_extension(available, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
-  if (info_.external_memory_fd) {
-    extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
-    extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
-  }
+  // Lavapipe exports memory but not semaphores; TimelineSemaphore orders CUDA through host
+  // functions on such a device (engine/interop/cuda_api.h).
+  info_.external_memory_fd = has_extension(available, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  info_.external_semaphore_fd = has_extension(available, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+  if (info_.external_memory_fd) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  if (info_.external_semaphore_fd) extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
 
   RequiredFeatures features;
   features.query(physical_device_);

@@ -34,7 +34,8 @@ struct DeviceInfo {
   std::array<uint8_t, VK_UUID_SIZE> uuid{};  // matched against cudaDeviceProp::uuid
   float timestamp_period_ns = 1.0f;
   uint32_t timestamp_valid_bits = 0;  // of the graphics queue family; 0 = no timestamps
-  bool external_memory_fd = false;    // VK_KHR_external_memory_fd + semaphore_fd enabled
+  bool external_memory_fd = false;     // VK_KHR_external_memory_fd enabled
+  bool external_semaphore_fd = false;  // VK_KHR_external_semaphore_fd enabled
 };
 
 class Context {

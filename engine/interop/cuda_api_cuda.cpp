@@ -4,7 +4,10 @@
 #include <cuda_runtime.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -64,36 +67,101 @@ void release_buffer(void* external_memory, void* device_pointer) noexcept {
   cudaDestroyExternalMemory(static_cast<cudaExternalMemory_t>(external_memory));
 }
 
-void* import_timeline(int fd) {
+namespace {
+
+// A timeline as CUDA sees it: CUDA's external semaphore, or the Vulkan semaphore itself, waited
+// and signalled by host functions on the stream.
+struct Timeline {
+  cudaExternalSemaphore_t external = nullptr;
+  VkDevice device = VK_NULL_HANDLE;
+  VkSemaphore semaphore = VK_NULL_HANDLE;
+};
+
+struct HostStep {
+  VkDevice device;
+  VkSemaphore semaphore;
+  uint64_t value;
+};
+
+// A wait that never ends would hang the stream and, at the next synchronisation, the program:
+// after this long it ends the program with the reason instead.
+constexpr uint64_t kHostWaitTimeoutNs = 60'000'000'000ull;
+
+void CUDART_CB host_wait(void* data) {
+  const std::unique_ptr<HostStep> step(static_cast<HostStep*>(data));
+  VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  info.semaphoreCount = 1;
+  info.pSemaphores = &step->semaphore;
+  info.pValues = &step->value;
+  const VkResult result = vkWaitSemaphores(step->device, &info, kHostWaitTimeoutNs);
+  if (result != VK_SUCCESS) {
+    std::fprintf(stderr, "meniscus: a CUDA stream's wait for timeline value %llu failed (VkResult %d)\n",
+                 (unsigned long long)step->value, int(result));
+    std::abort();  // a host function cannot hand an error to the stream
+  }
+}
+
+void CUDART_CB host_signal(void* data) {
+  const std::unique_ptr<HostStep> step(static_cast<HostStep*>(data));
+  VkSemaphoreSignalInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+  info.semaphore = step->semaphore;
+  info.value = step->value;
+  const VkResult result = vkSignalSemaphore(step->device, &info);
+  if (result != VK_SUCCESS) {
+    std::fprintf(stderr, "meniscus: a CUDA stream's signal of timeline value %llu failed (VkResult %d)\n",
+                 (unsigned long long)step->value, int(result));
+    std::abort();
+  }
+}
+
+}  // namespace
+
+void* import_timeline(VkDevice device, VkSemaphore semaphore, int fd) {
+  auto timeline = std::make_unique<Timeline>();
+  timeline->device = device;
+  timeline->semaphore = semaphore;
+  if (fd < 0) return timeline.release();
   cudaExternalSemaphoreHandleDesc desc{};
   desc.type = cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd;
   desc.handle.fd = fd;
-  cudaExternalSemaphore_t semaphore = nullptr;
-  const cudaError_t imported = cudaImportExternalSemaphore(&semaphore, &desc);
+  const cudaError_t imported = cudaImportExternalSemaphore(&timeline->external, &desc);
   if (imported != cudaSuccess) {
     close(fd);
     throw_cuda(imported, "cudaImportExternalSemaphore(timeline semaphore fd)", __FILE__, __LINE__);
   }
-  return semaphore;
+  return timeline.release();
 }
 
 void release_timeline(void* semaphore) noexcept {
   cudaDeviceSynchronize();
-  cudaDestroyExternalSemaphore(static_cast<cudaExternalSemaphore_t>(semaphore));
+  const std::unique_ptr<Timeline> timeline(static_cast<Timeline*>(semaphore));
+  if (timeline->external) cudaDestroyExternalSemaphore(timeline->external);
 }
 
 void wait_timeline(void* semaphore, uint64_t value, void* stream) {
+  const auto* timeline = static_cast<Timeline*>(semaphore);
+  if (!timeline->external) {
+    auto step = std::make_unique<HostStep>(HostStep{timeline->device, timeline->semaphore, value});
+    MENISCUS_CUDA_CHECK(cudaLaunchHostFunc(static_cast<cudaStream_t>(stream), host_wait, step.get()));
+    step.release();  // the host function owns it now
+    return;
+  }
   cudaExternalSemaphoreWaitParams params{};
   params.params.fence.value = value;
-  auto handle = static_cast<cudaExternalSemaphore_t>(semaphore);
-  MENISCUS_CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&handle, &params, 1, static_cast<cudaStream_t>(stream)));
+  MENISCUS_CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&timeline->external, &params, 1, static_cast<cudaStream_t>(stream)));
 }
 
 void signal_timeline(void* semaphore, uint64_t value, void* stream) {
+  const auto* timeline = static_cast<Timeline*>(semaphore);
+  if (!timeline->external) {
+    auto step = std::make_unique<HostStep>(HostStep{timeline->device, timeline->semaphore, value});
+    MENISCUS_CUDA_CHECK(cudaLaunchHostFunc(static_cast<cudaStream_t>(stream), host_signal, step.get()));
+    step.release();
+    return;
+  }
   cudaExternalSemaphoreSignalParams params{};
   params.params.fence.value = value;
-  auto handle = static_cast<cudaExternalSemaphore_t>(semaphore);
-  MENISCUS_CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&handle, &params, 1, static_cast<cudaStream_t>(stream)));
+  MENISCUS_CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&timeline->external, &params, 1, static_cast<cudaStream_t>(stream)));
 }
 
 }  // namespace cuda_api

@@ -20,7 +20,7 @@ SharedBuffer::SharedBuffer(const Context& context, VkDeviceSize size, SharedMemo
     if (!cuda_built()) throw DeviceError(label + ": Meniscus was built without CUDA (MENISCUS_CUDA=OFF or no nvcc)");
     if (!context.info().external_memory_fd)
       throw DeviceError(label + ": device " + context.info().name +
-                        " cannot export memory (needs VK_KHR_external_memory_fd and VK_KHR_external_semaphore_fd)");
+                        " cannot export memory (needs VK_KHR_external_memory_fd)");
   }
   // The destructor does not run for a throwing constructor: release what exists so far.
   try {

@@ -14,30 +14,30 @@ TimelineSemaphore::TimelineSemaphore(const Context& context, bool cuda_shared, u
     : context_(context), last_signalled_(initial) {
   if (cuda_shared) {
     if (!cuda_built()) throw DeviceError("timeline semaphore: Meniscus was built without CUDA (MENISCUS_CUDA=OFF or no nvcc)");
-    if (!context.info().external_memory_fd)
-      throw DeviceError("timeline semaphore: device " + context.info().name +
-                        " cannot export semaphores (needs VK_KHR_external_semaphore_fd)");
   }
+  const bool exported = cuda_shared && context.info().external_semaphore_fd;
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
   type.initialValue = initial;
   VkExportSemaphoreCreateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
   export_info.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-  if (cuda_shared) type.pNext = &export_info;
+  if (exported) type.pNext = &export_info;
   VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
   info.pNext = &type;
   VK_CHECK(vkCreateSemaphore(context.device(), &info, nullptr, &semaphore_));
   if (!cuda_shared) return;
 
   try {
-    auto get_fd = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(context.device(), "vkGetSemaphoreFdKHR"));
-    if (!get_fd) throw DeviceError("vkGetSemaphoreFdKHR is not available on " + context.info().name);
-    VkSemaphoreGetFdInfoKHR fd_info{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
-    fd_info.semaphore = semaphore_;
-    fd_info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-    int fd = -1;
-    VK_CHECK(get_fd(context.device(), &fd_info, &fd));
-    cuda_semaphore_ = cuda_api::import_timeline(fd);  // takes the fd
+    int fd = -1;  // none: CUDA reaches the semaphore through host functions on its streams
+    if (exported) {
+      auto get_fd = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(context.device(), "vkGetSemaphoreFdKHR"));
+      if (!get_fd) throw DeviceError("vkGetSemaphoreFdKHR is not available on " + context.info().name);
+      VkSemaphoreGetFdInfoKHR fd_info{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
+      fd_info.semaphore = semaphore_;
+      fd_info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+      VK_CHECK(get_fd(context.device(), &fd_info, &fd));
+    }
+    cuda_semaphore_ = cuda_api::import_timeline(context.device(), semaphore_, fd);  // takes the fd
   } catch (...) {
     release();
     throw;

@@ -14,8 +14,9 @@ class Context;
 class TimelineSemaphore {
  public:
   // `cuda_shared`: exported as an opaque fd and imported into CUDA
-  // (cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd). Throws a DeviceError when CUDA is not
-  // built, the device cannot export semaphores, or CUDA cannot import it.
+  // (cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd); on a device that cannot export
+  // semaphores (lavapipe), CUDA waits and signals it through host functions in stream order.
+  // Throws a DeviceError when CUDA is not built or CUDA cannot import it.
   TimelineSemaphore(const Context& context, bool cuda_shared, uint64_t initial = 0);
   ~TimelineSemaphore();
   TimelineSemaphore(const TimelineSemaphore&) = delete;

@@ -18,7 +18,7 @@ class TimelineSubmit {
  public:
   TimelineSubmit(const Context& context, const std::function<void(VkCommandBuffer)>& record, VkSemaphore timeline,
                  uint64_t wait_value, uint64_t signal_value)
-      : context_(context) {
+      : context_(context), timeline_(timeline), signal_value_(signal_value) {
     VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pool_info.queueFamilyIndex = context.queue_family();
     VK_CHECK(vkCreateCommandPool(context.device(), &pool_info, nullptr, &pool_));
@@ -59,6 +59,16 @@ class TimelineSubmit {
 
   void finish() {
     if (!pool_) return;
+    // The signal first: a submission that waits for a value another thread signals from the
+    // host (a CUDA stream's host function) keeps vkQueueWaitIdle's validation-layer bookkeeping
+    // waiting until it times out; waiting for our own signal has no such hazard.
+    if (signal_value_) {
+      VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+      info.semaphoreCount = 1;
+      info.pSemaphores = &timeline_;
+      info.pValues = &signal_value_;
+      VK_CHECK(vkWaitSemaphores(context_.device(), &info, UINT64_MAX));
+    }
     VK_CHECK(vkQueueWaitIdle(context_.queue()));
     vkDestroyCommandPool(context_.device(), pool_, nullptr);
     pool_ = VK_NULL_HANDLE;
@@ -66,6 +76,8 @@ class TimelineSubmit {
 
  private:
   const Context& context_;
+  VkSemaphore timeline_;
+  uint64_t signal_value_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
 };
 

@@ -1,101 +1,161 @@
 #include "streams.h"
 
+#include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <set>
-#include <vector>
+#include <thread>
 
 #include "memory.h"
 #include "report.h"
 
 struct CUstream_st {
   bool blocking = true;
-  struct Operation {
-    uint64_t sequence;
-    std::string what;
-    std::function<void()> work;
-    std::vector<cuda_cpu::Position> after;  // other streams' work this must follow
-  };
-  std::deque<Operation> queue;
-  uint64_t enqueued = 0;  // last sequence number handed out
+  uint64_t enqueued = 0;   // last sequence number handed out
+  uint64_t completed = 0;  // last sequence number run
 };
 
 namespace cuda_cpu {
 namespace {
 
-std::recursive_mutex mutex;
-CUstream_st legacy;
-std::set<CUstream_st*> streams;
+using Clock = std::chrono::steady_clock;
+// How long the queue may sit untouched while the host does something else.
+constexpr auto kIdleHost = std::chrono::milliseconds(20);
 
-CUstream_st* resolve(cudaStream_t stream) { return stream ? stream : &legacy; }
+struct Operation {
+  CUstream_st* stream;
+  uint64_t sequence;
+  std::string what;
+  std::function<void()> work;
+};
 
-void run_locked(CUstream_st* s, uint64_t upto) {
-  while (!s->queue.empty() && s->queue.front().sequence <= upto) {
-    CUstream_st::Operation op = std::move(s->queue.front());
-    s->queue.pop_front();
-    for (const Position& p : op.after) run_locked(p.stream, p.sequence);
-    op.work();
-    check_guards(op.what);
+struct Device {
+  std::mutex mutex;
+  std::condition_variable work_ready, work_done;
+  std::deque<Operation> queue;
+  CUstream_st legacy;
+  std::set<CUstream_st*> streams;
+  int hosts_waiting = 0;
+  Clock::time_point last_enqueue = Clock::now();
+  std::thread thread;
+
+  Device() {
+    thread = std::thread([this] { run(); });
+    thread.detach();  // lives as long as the process: static destructors may still free memory
   }
+
+  void run() {
+    std::unique_lock lock(mutex);
+    for (;;) {
+      work_ready.wait_for(lock, kIdleHost, [&] { return !queue.empty() && hosts_waiting > 0; });
+      if (queue.empty() || (hosts_waiting == 0 && Clock::now() - last_enqueue < kIdleHost)) continue;
+      Operation op = std::move(queue.front());
+      queue.pop_front();
+      lock.unlock();
+      op.work();
+      check_guards(op.what);
+      lock.lock();
+      op.stream->completed = op.sequence;
+      work_done.notify_all();
+    }
+  }
+
+  template <class Done>
+  void wait(std::unique_lock<std::mutex>& lock, Done done) {
+    ++hosts_waiting;
+    work_ready.notify_one();
+    work_done.wait(lock, done);
+    --hosts_waiting;
+  }
+};
+
+Device& device() {
+  static Device* d = new Device;  // never destroyed, as its thread is never joined
+  return *d;
 }
 
 }  // namespace
 
 CUstream_st* create_stream(bool blocking) {
-  std::lock_guard lock(mutex);
+  Device& d = device();
+  std::lock_guard lock(d.mutex);
   auto* s = new CUstream_st;
   s->blocking = blocking;
-  streams.insert(s);
+  d.streams.insert(s);
   return s;
 }
 
 void destroy_stream(CUstream_st* stream) {
-  std::lock_guard lock(mutex);
-  run_locked(stream, stream->enqueued);
-  streams.erase(stream);
+  Device& d = device();
+  std::unique_lock lock(d.mutex);
+  d.wait(lock, [&] { return stream->completed == stream->enqueued; });
+  d.streams.erase(stream);
   delete stream;
 }
 
 bool known_stream(cudaStream_t stream) {
-  std::lock_guard lock(mutex);
-  return !stream || streams.count(stream);
+  Device& d = device();
+  std::lock_guard lock(d.mutex);
+  return !stream || d.streams.count(stream);
 }
 
 Position enqueue(cudaStream_t stream, std::string what, std::function<void()> work) {
-  std::lock_guard lock(mutex);
-  CUstream_st* s = resolve(stream);
-  std::vector<Position> after;
-  if (s == &legacy) {
-    for (CUstream_st* other : streams)
-      if (other->blocking && other->enqueued) after.push_back({other, other->enqueued});
-  } else if (s->blocking && legacy.enqueued) {
-    after.push_back({&legacy, legacy.enqueued});
-  }
+  Device& d = device();
+  std::lock_guard lock(d.mutex);
+  CUstream_st* s = stream ? stream : &d.legacy;
   const uint64_t sequence = ++s->enqueued;
-  s->queue.push_back({sequence, std::move(what), std::move(work), std::move(after)});
+  d.queue.push_back({s, sequence, std::move(what), std::move(work)});
+  d.last_enqueue = Clock::now();
   return {s, sequence};
 }
 
 void run_until(const Position& at) {
-  std::lock_guard lock(mutex);
-  run_locked(at.stream, at.sequence);
+  Device& d = device();
+  std::unique_lock lock(d.mutex);
+  d.wait(lock, [&] { return at.stream->completed >= at.sequence; });
 }
 
 void run_stream(cudaStream_t stream) {
-  std::lock_guard lock(mutex);
-  CUstream_st* s = resolve(stream);
-  run_locked(s, s->enqueued);
+  Device& d = device();
+  std::unique_lock lock(d.mutex);
+  CUstream_st* s = stream ? stream : &d.legacy;
+  // The legacy stream also waits for the blocking streams' earlier work; the device runs
+  // everything in queue order, so waiting for the whole queue so far covers that.
+  if (s == &d.legacy) {
+    const size_t before = d.queue.size();
+    (void)before;
+    std::set<std::pair<CUstream_st*, uint64_t>> marks;
+    for (CUstream_st* other : d.streams)
+      if (other->blocking) marks.insert({other, other->enqueued});
+    marks.insert({s, s->enqueued});
+    d.wait(lock, [&] {
+      for (const auto& [stream_at, sequence] : marks)
+        if (stream_at->completed < sequence) return false;
+      return true;
+    });
+    return;
+  }
+  const uint64_t sequence = s->enqueued;
+  d.wait(lock, [&] { return s->completed >= sequence; });
 }
 
 void run_all() {
-  std::lock_guard lock(mutex);
-  run_locked(&legacy, legacy.enqueued);
-  for (CUstream_st* s : streams) run_locked(s, s->enqueued);
+  Device& d = device();
+  std::unique_lock lock(d.mutex);
+  std::set<std::pair<CUstream_st*, uint64_t>> marks{{&d.legacy, d.legacy.enqueued}};
+  for (CUstream_st* s : d.streams) marks.insert({s, s->enqueued});
+  d.wait(lock, [&] {
+    for (const auto& [s, sequence] : marks)
+      if (s->completed < sequence) return false;
+    return true;
+  });
 }
 
 bool stream_idle(cudaStream_t stream) {
-  std::lock_guard lock(mutex);
-  return resolve(stream)->queue.empty();
+  Device& d = device();
+  std::lock_guard lock(d.mutex);
+  const CUstream_st* s = stream ? stream : &d.legacy;
+  return s->completed == s->enqueued;
 }
 
 }  // namespace cuda_cpu

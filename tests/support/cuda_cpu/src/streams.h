@@ -1,10 +1,11 @@
 #pragma once
-// Streams as CUDA orders them, run lazily: work queued on a stream runs only when the host
-// synchronises with it (or with an event on it, or with a later operation that must follow
-// it). That is one legal CUDA timing, the slowest device, so a read-back the host forgot to
-// wait for sees stale memory here instead of passing by luck. The legacy default stream (null)
-// follows all earlier work of blocking streams and they follow it; cudaStreamNonBlocking
-// streams are ordered only by their own queue.
+// Streams as CUDA orders them, on one device thread that runs all queued work in the order it
+// was queued (a legal order for any mix of streams: each stream's own order is kept, and the
+// legacy stream's ordering with blocking streams follows). The device is lazy: it starts on
+// queued work only when the host waits for some of it, or when the host has queued nothing for
+// a while (it may be waiting on Vulkan for a signal this work gives). That is the slowest
+// legal device, so a read-back the host forgot to wait for sees stale memory instead of
+// passing by luck.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -23,7 +24,7 @@ CUstream_st* create_stream(bool blocking);
 void destroy_stream(CUstream_st* stream);  // after its work has run
 // Queues `work` on `stream` (null: the legacy stream); returns its place.
 Position enqueue(cudaStream_t stream, std::string what, std::function<void()> work);
-// Runs the queue of `at.stream` up to and including `at.sequence` (and what that must follow).
+// Blocks the host until the work at `at` (and everything queued before it) has run.
 void run_until(const Position& at);
 void run_stream(cudaStream_t stream);
 void run_all();

@@ -43,6 +43,7 @@ typedef CUstream_st* cudaStream_t;
 typedef CUevent_st* cudaEvent_t;
 typedef CUexternalMemory_st* cudaExternalMemory_t;
 typedef CUexternalSemaphore_st* cudaExternalSemaphore_t;
+#define CUDART_CB
 typedef void (*cudaHostFn_t)(void* user_data);
 
 constexpr unsigned cudaStreamDefault = 0x0;

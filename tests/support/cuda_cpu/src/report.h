@@ -7,6 +7,9 @@
 
 namespace cuda_cpu {
 
+// The exit status of a program ended by a defect (EX_SOFTWARE).
+inline constexpr int kDefectExitCode = 70;
+
 [[noreturn]] void fatal(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 // The kernel whose blocks the calling worker is running ("" outside kernels), for messages.

@@ -281,8 +281,8 @@ CudaSoup CudaMarchingCubes::extract(float iso, bool read_back) {
   MENISCUS_SIM_CUDA_CHECK(cudaEventRecord(m.start, m.stream));
   MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(m.flag.get(), 0, sizeof(uint32_t), m.stream));
   launch<classify>({blocks_for(m.grid.base), kBlock, 0, m.stream}, m.samples.get(), m.grid, iso, m.tables.get(),
-                                                             m.levels[0].get(), m.levels[1].get(),
-                                                             reinterpret_cast<uint16_t*>(m.levels[2].get()));
+                   m.levels[0].get(), m.levels[1].get(),
+                   reinterpret_cast<uint16_t*>(m.levels[2].get()));
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   for (uint32_t l = 3; l < m.level_count; ++l) {
     const uint32_t below_width = chunked::level_width(l - 1);

@@ -51,7 +51,7 @@ void run_build_cuda(const float* x, const float* y, const float* z, uint32_t n, 
     counts.reserve(large.small_count);
     if (large.small_count > 0) {  // none when every point coincides
       launch<small_root_boxes_kernel>({blocks_for(large.small_count, kNodeThreads), kNodeThreads},
-          b.nodes.get(), b.small_roots.get(), large.small_count, boxes.get(), counts.get());
+                                      b.nodes.get(), b.small_roots.get(), large.small_count, boxes.get(), counts.get());
       KD_BUILD_CHECK(cudaGetLastError());
     }
     const std::vector<Aabb> host_boxes = boxes.download(large.small_count);

@@ -296,17 +296,17 @@ void run_large_stage(BuildBuffers& b, uint32_t n, LargeStageResult& out) {
       left_scan.reserve(chunks + 1);
       chunk_boxes.reserve(chunks);
       launch<chunk_owner_kernel>({blocks_for(chunks, kNodeThreads), kNodeThreads}, first_chunk.get(), active_count, chunks,
-                                                                           owner.get());
+                                 owner.get());
       KD_BUILD_CHECK(cudaGetLastError());
       launch<count_chunks_kernel>({chunks, kChunkThreads}, src, b.nodes.get(), active.get(), splits.get(), first_chunk.get(),
-                                                     owner.get(), chunk_left.get(), chunk_boxes.get());
+                                  owner.get(), chunk_left.get(), chunk_boxes.get());
       KD_BUILD_CHECK(cudaGetLastError());
       KD_BUILD_CHECK(cudaMemset(chunk_left.get() + chunks, 0, sizeof(uint32_t)));
       b.cub.run([&](void* storage, size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(storage, bytes, chunk_left.get(), left_scan.get(), int(chunks + 1));
       });
       launch<move_points_kernel>({chunks, kChunkThreads}, src, dst, b.nodes.get(), active.get(), splits.get(), first_chunk.get(),
-                                                    owner.get(), left_scan.get());
+                                 owner.get(), left_scan.get());
       KD_BUILD_CHECK(cudaGetLastError());
       // Segments of leaf nodes are empty and reduce to empty boxes, which nobody reads.
       const BoxPair nothing{empty_box(), empty_box()};
@@ -328,7 +328,7 @@ void run_large_stage(BuildBuffers& b, uint32_t n, LargeStageResult& out) {
     launch<create_children_kernel>({blocks_for(active_count, kNodeThreads), kNodeThreads},
         b.nodes.get(), active.get(), active_count, splits.get(), split_rank.get(), first_chunk.get(),
         chunks > 0 ? left_scan.get() : nullptr, node_boxes.get(), out.node_count, buffer, small_flag.get(),
-        b.counter.get() + 0);
+                                   b.counter.get() + 0);
     KD_BUILD_CHECK(cudaGetLastError());
     uint32_t new_small = 0;
     if (children > 0) {

@@ -183,8 +183,8 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
   // No small roots at all when every point coincides: the root is a forced leaf.
   if (roots > 0) {
     launch<write_small_kernel>({blocks_for(roots, kNodeThreads), kNodeThreads}, points, b.nodes.get(), b.small_roots.get(),
-                                                                        roots, radius, traversal_cost, base.get(),
-                                                                        large.node_count, subtree.get());
+                               roots, radius, traversal_cost, base.get(),
+                               large.node_count, subtree.get());
     KD_BUILD_CHECK(cudaGetLastError());
   }
   KD_BUILD_CHECK(cudaDeviceSynchronize());
@@ -196,7 +196,7 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
   for (size_t l = level.size() - 1; l-- > 0;) {
     const uint32_t count = level[l + 1] - level[l];
     launch<large_subtree_kernel>({blocks_for(count, kNodeThreads), kNodeThreads}, b.nodes.get(), level[l], level[l + 1],
-                                                                          subtree.get());
+                                 subtree.get());
     KD_BUILD_CHECK(cudaGetLastError());
   }
   KD_BUILD_CHECK(cudaMemset(address.get(), 0, sizeof(uint32_t)));
@@ -204,13 +204,13 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
   for (size_t l = 0; l + 1 < level.size(); ++l) {
     const uint32_t count = level[l + 1] - level[l];
     launch<place_large_kernel>({blocks_for(count, kNodeThreads), kNodeThreads}, b.nodes.get(), level[l], level[l + 1],
-                                                                        subtree.get(), address.get(), offset.get());
+                               subtree.get(), address.get(), offset.get());
     KD_BUILD_CHECK(cudaGetLastError());
   }
   if (roots > 0) {
     launch<place_small_kernel>({blocks_for(roots, kNodeThreads), kNodeThreads}, b.nodes.get(), b.small_roots.get(), roots,
-                                                                        base.get(), large.node_count, subtree.get(),
-                                                                        address.get(), offset.get());
+                               base.get(), large.node_count, subtree.get(),
+                               address.get(), offset.get());
     KD_BUILD_CHECK(cudaGetLastError());
   }
 
@@ -220,8 +220,8 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
   out_points.reserve(n);
   const Output o{out_nodes.get(), out_points.x.get(), out_points.y.get(), out_points.z.get(), out_points.id.get()};
   launch<write_output_kernel>({blocks_for(total, kNodeThreads), kNodeThreads}, points, b.nodes.get(), total, address.get(),
-                                                                       offset.get(), o, b.counter.get() + 2,
-                                                                       b.counter.get() + 3);
+                              offset.get(), o, b.counter.get() + 2,
+                              b.counter.get() + 3);
   KD_BUILD_CHECK(cudaGetLastError());
   KD_BUILD_CHECK(cudaDeviceSynchronize());
   out.nodes = out_nodes.download(total);

@@ -228,7 +228,7 @@ void run_knn_cuda(const CudaKnnInput& in, uint32_t* indices, float* distances, d
   KDTREE_CUDA_CHECK(cudaEventCreate(&stop));
   KDTREE_CUDA_CHECK(cudaEventRecord(start));
   launch<knn_kernel>({(in.queries + kBlock - 1) / kBlock, kBlock}, t, order, in.queries, in.k, in.bins, in.iterations,
-                                                              out_indices, out_distances);
+                     out_indices, out_distances);
   KDTREE_CUDA_CHECK(cudaGetLastError());
   KDTREE_CUDA_CHECK(cudaEventRecord(stop));
   KDTREE_CUDA_CHECK(cudaEventSynchronize(stop));

@@ -216,7 +216,7 @@ template <bool kFirst, bool kKeepBase, bool kLast>
 void launch_stage(const ListView& list, const float* rate, float* base, Stage s, float dt, float snap) {
   const size_t threads = size_t(list.size) * kTileVoxels;
   launch<update_stage<kFirst, kKeepBase, kLast>>({unsigned((threads + kStageBlock - 1) / kStageBlock), kStageBlock},
-      list, rate, base, s, dt, snap);
+                                                 list, rate, base, s, dt, snap);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -122,7 +122,7 @@ void GpuStlStorage::push_free(uint32_t at, uint32_t top, uint32_t count, uint32_
   const uint32_t threads = count + removed;
   if (threads == 0) return;
   launch<push_ids>({(threads + kFillBlock - 1) / kFillBlock, kFillBlock}, free_stack.get(), at, top, count, freed.get(), removed,
-                                                                    activity.get(), border.get());
+                   activity.get(), border.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 }
 

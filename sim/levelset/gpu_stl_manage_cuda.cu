@@ -241,12 +241,12 @@ TileStatus GpuSortedTileList::manage() {
   if (status.grown) s.grow_pool(capacity_after);
 
   launch<get_index>({(units + kManageBlock - 1) / kManageBlock, kManageBlock}, s.offsets.get(), units, s.free_count,
-                                                                         s.stack_index.get());
+                    s.stack_index.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   // A fresh view: growth reallocated the pool arrays.
   launch<update_tiles>({blocks_for_units(units), kManageBlock}, s.view(), units, s.offsets.get(),
-                                                          s.stack_index.get(), s.free_stack.get(), capacity_before,
-                                                          s.next_active.get(), s.freed.get());
+                       s.stack_index.get(), s.free_stack.get(), capacity_before,
+                       s.next_active.get(), s.freed.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 
   // The stack after the pass: what nobody popped, then (after growth) the grown ids nobody took,

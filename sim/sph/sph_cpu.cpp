@@ -188,10 +188,12 @@ void SphCpu::find_neighbours() {
                 boundary_neighbours_.begin() + boundary_begin_[first]);
       for (uint32_t i = first; i < end; ++i) {
         const uint32_t f = neighbour_begin_[i], b = boundary_begin_[i];
-        sph::pair_gradients(c, position_[i], position_.data(), nullptr, c.volume, &neighbours_[f],
-                            neighbour_begin_[i + 1] - f, &neighbour_gradient_[f]);
+        // data() + offset, not &v[offset]: a particle without neighbours may sit at the end
+        // of an empty list, where operator[] would bind a reference to nothing.
+        sph::pair_gradients(c, position_[i], position_.data(), nullptr, c.volume, neighbours_.data() + f,
+                            neighbour_begin_[i + 1] - f, neighbour_gradient_.data() + f);
         sph::pair_gradients(c, position_[i], setup_.boundary.position.data(), setup_.boundary.volume.data(), 0.0f,
-                            &boundary_neighbours_[b], boundary_begin_[i + 1] - b, &boundary_gradient_[b]);
+                            boundary_neighbours_.data() + b, boundary_begin_[i + 1] - b, boundary_gradient_.data() + b);
       }
     }
   });
@@ -270,16 +272,21 @@ void SphCpu::emit_and_remove(float dt) {
   const sph::NeighbourQuery query{setup_.grid, setup_.rank.data(), fluid_sort_.cell_begin().data(), position_.data(),
                                   nullptr, nullptr, 0.0f};
   const float clearance = sph::kEmitterClearance * params_.diameter();
+  std::vector<size_t> accepted;
   for (size_t k = 0; k < born_x.size(); ++k) {
     if (indexed_ > 0 && sph::occupied(query, born_x[k], clearance * clearance)) {
       ++stats_.blocked;
       continue;
     }
-    if (position_.size() >= setup_.capacity) {
+    if (position_.size() + accepted.size() >= setup_.capacity) {
       ++stats_.dropped;
       continue;
     }
     ++stats_.emitted;
+    accepted.push_back(k);
+  }
+  // Appended only now: the query reads position_ in place, and growing it would move it.
+  for (const size_t k : accepted) {
     id_.push_back(uint32_t(position_.size()));
     position_.push_back(born_x[k]);
     velocity_.push_back(born_v[k]);

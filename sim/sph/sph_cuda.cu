@@ -163,7 +163,7 @@ class SphCuda : public SphStage {
   void publish(Particle* out) {
     if (count_ == 0) return;
     launch<k::publish>({k::blocks(count_), k::kBlock, 0, stream_}, position_.get(), velocity_.get(), density_.get(),
-                                                             agitation_.get(), id_.get(), count_, params_.rest_density, out);
+                       agitation_.get(), id_.get(), count_, params_.rest_density, out);
     SPH_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -221,7 +221,7 @@ class SphCuda : public SphStage {
     SPH_CUDA_CHECK(cudaMemsetAsync(boundary_begin_.get(), 0, sizeof(uint32_t), stream_));
     SPH_CUDA_CHECK(cudaMemsetAsync(counters_.get(), 0, sizeof(uint32_t), stream_));
     launch<k::count_neighbours>({k::blocks(count_), k::kBlock, 0, stream_}, query, count_, neighbour_begin_.get(),
-                                                                      boundary_begin_.get(), counters_.get());
+                                boundary_begin_.get(), counters_.get());
     SPH_CUDA_CHECK(cudaGetLastError());
     scan_offsets(neighbour_begin_.get(), count_);
     scan_offsets(boundary_begin_.get(), count_);
@@ -346,7 +346,7 @@ class SphCuda : public SphStage {
     SPH_CUDA_CHECK(cudaMemsetAsync(contacts_.get(), 0, sizeof(unsigned long long), stream_));
     SPH_CUDA_CHECK(cudaMemsetAsync(counters_.get() + 1, 0xFF, sizeof(uint32_t), stream_));
     launch<k::integrate>({k::blocks(count_), k::kBlock, 0, stream_}, arrays(), previous_velocity_.get(), agitation_.get(),
-                                                               id_.get(), dt, walls, contacts_.get(), counters_.get() + 1);
+                         id_.get(), dt, walls, contacts_.get(), counters_.get() + 1);
     SPH_CUDA_CHECK(cudaGetLastError());
     unsigned long long contacts = 0;
     uint32_t bad = 0;
@@ -392,7 +392,7 @@ class SphCuda : public SphStage {
       clear_flags_.reserve(n);
       upload(candidates_.get(), born_x.data(), n);
       launch<k::clear_of_fluid>({k::blocks(n), k::kBlock, 0, stream_}, query, candidates_.get(), n, clearance * clearance,
-                                                                  clear_flags_.get());
+                                clear_flags_.get());
       SPH_CUDA_CHECK(cudaGetLastError());
       clear = download(clear_flags_.get(), n);
     }

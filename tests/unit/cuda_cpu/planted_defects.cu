@@ -117,7 +117,7 @@ void out_of_bounds_write() {
   int* out = nullptr;
   CHECK_CUDA(cudaMalloc(&out, kCount * sizeof(int)));
   launch<fill>({(kCount + kThreads) / kThreads, kThreads}, out, kCount - 1, 7);  // in bounds
-  CHECK_CUDA(cudaDeviceSynchronize());
+               CHECK_CUDA(cudaDeviceSynchronize());
   expect(download(out, kCount) == std::vector<int>(kCount, 7), "a write inside the allocation is fine");
   launch<fill>({(kCount + kThreads) / kThreads, kThreads}, out, kCount, 7);
   CHECK_CUDA(cudaDeviceSynchronize());
@@ -169,7 +169,9 @@ void small_cub_buffer() {
   size_t claimed = 1 << 20;  // a size larger than the allocation behind the pointer
   const cudaError_t lied = cub::DeviceScan::ExclusiveSum(storage, claimed, in, out, kCount);
   expect(lied == cudaErrorInvalidValue, "storage bytes beyond the allocation are cudaErrorInvalidValue");
-  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaFree(storage));
+  CHECK_CUDA(cudaFree(in));
+  CHECK_CUDA(cudaFree(out));
 }
 
 void allocation_cap() {

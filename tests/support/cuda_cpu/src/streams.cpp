@@ -6,6 +6,7 @@
 #include <set>
 #include <thread>
 
+#include "cuda_cpu/control.h"
 #include "memory.h"
 #include "report.h"
 
@@ -49,8 +50,9 @@ struct Device {
     for (;;) {
       work_ready.wait_for(lock, kIdleHost, [&] { return !queue.empty() && hosts_waiting > 0; });
       if (queue.empty() || (hosts_waiting == 0 && Clock::now() - last_enqueue < kIdleHost)) continue;
-      Operation op = std::move(queue.front());
-      queue.pop_front();
+      const auto next = pick();
+      Operation op = std::move(*next);
+      queue.erase(next);
       lock.unlock();
       op.work();
       check_guards(op.what);
@@ -58,6 +60,16 @@ struct Device {
       op.stream->completed = op.sequence;
       work_done.notify_all();
     }
+  }
+
+  // The front of the queue, except that under the reverse and random schedules a stream made
+  // with cudaStreamNonBlocking overtakes earlier work of the other streams, as CUDA allows:
+  // work it needs from the legacy stream without waiting for it then is not there yet.
+  std::deque<Operation>::iterator pick() {
+    if (schedule().order != Order::kForward)
+      for (auto it = queue.begin(); it != queue.end(); ++it)
+        if (!it->stream->blocking) return it;
+    return queue.begin();
   }
 
   template <class Done>

@@ -5,7 +5,8 @@
 // queued work only when the host waits for some of it, or when the host has queued nothing for
 // a while (it may be waiting on Vulkan for a signal this work gives). That is the slowest
 // legal device, so a read-back the host forgot to wait for sees stale memory instead of
-// passing by luck.
+// passing by luck. Under the reverse and random schedules non-blocking streams overtake the
+// others, which CUDA allows and which exposes work ordered only by luck against them.
 #include <chrono>
 #include <cstdint>
 #include <functional>

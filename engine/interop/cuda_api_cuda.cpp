@@ -120,7 +120,18 @@ void* import_timeline(VkDevice device, VkSemaphore semaphore, int fd) {
   auto timeline = std::make_unique<Timeline>();
   timeline->device = device;
   timeline->semaphore = semaphore;
-  if (fd < 0) return timeline.release();
+  if (fd < 0) {
+    // Nothing is imported, so ask now whether a CUDA device answers at all: the caller learns
+    // here, as with an fd, rather than at the first wait.
+    int count = 0;
+    const cudaError_t error = cudaGetDeviceCount(&count);
+    if (error != cudaSuccess || count == 0) {
+      cudaGetLastError();
+      throw_cuda(error != cudaSuccess ? error : cudaErrorNoDevice, "cudaGetDeviceCount (timeline through host functions)",
+                 __FILE__, __LINE__);
+    }
+    return timeline.release();
+  }
   cudaExternalSemaphoreHandleDesc desc{};
   desc.type = cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd;
   desc.handle.fd = fd;

@@ -4,7 +4,7 @@
 
 #include "engine/app/scene.h"
 #include "engine/app/scene_renderer.h"
-#include "engine/app/stage_factory.h"
+#include "engine/app/pass_settings.h"
 #include "engine/app/timing_files.h"
 #include "engine/core/context.h"
 #include "engine/core/image.h"

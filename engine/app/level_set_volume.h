@@ -13,11 +13,6 @@
 
 namespace meniscus {
 
-// The box level_set_volume samples, without sampling it (values left empty): where a level set
-// is drawn from its cube records. `min_voxel` receives the voxel at the box's origin.
-sim::Volume level_set_box(const sim::levelset::SortedTileList& list, glm::vec3 voxel_origin, float voxel_size,
-                          std::string source, glm::ivec3& min_voxel);
-
 // Voxel v lies at world position voxel_origin + v * voxel_size.
 sim::Volume level_set_volume(const sim::levelset::SortedTileList& list, glm::vec3 voxel_origin, float voxel_size,
                              std::string source);

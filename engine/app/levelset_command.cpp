@@ -1,5 +1,5 @@
 #include "engine/app/levelset_command.h"
-#include "engine/app/levelset_stage.h"
+#include "sim/levelset/levelset_stage.h"
 
 #include <chrono>
 #include <cmath>
@@ -99,7 +99,7 @@ int evolve_level_set(const LevelSetOptions& o) {
   LoadedLevelSet level_set = load(o);
   sim::levelset::SortedTileList& list = *level_set.list;
 
-  const sim::levelset::EvolutionParams params = evolution_params(o.scheme, o.mcf, o.speed);
+  const sim::levelset::EvolutionParams params = sim::levelset::evolution_params(o.scheme, o.mcf, o.speed);
   std::optional<sim::levelset::LevelSetEvolution> cpu;
   std::optional<sim::levelset::GpuLevelSetEvolution> gpu;
   std::unique_ptr<sim::levelset::GpuSortedTileList> gpu_list;

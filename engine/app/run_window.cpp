@@ -9,7 +9,7 @@
 #include "engine/app/capture.h"
 #include "engine/app/scene.h"
 #include "engine/app/scene_renderer.h"
-#include "engine/app/stage_factory.h"
+#include "engine/app/pass_settings.h"
 #include "engine/app/timing_files.h"
 #include "engine/app/ui_overlay.h"
 #include "engine/app/window.h"
@@ -78,10 +78,11 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
     if (ImGui::Button("step")) renderer.paused = renderer.step_once = true;
     ImGui::SameLine();
     const bool reset = ImGui::Button("reset");
-    for (auto* stage : renderer.stages()) {
+    StageSet& stages = renderer.stages();
+    for (size_t i = 0; i < stages.size(); ++i) {
+      sim::Stage* stage = &stages.stage(i);
       if (reset) stage->reset();
-      ImGui::Text("%.*s: %zu of %zu particles", int(stage->name().size()), stage->name().data(), stage->count(),
-                  stage->capacity());
+      ImGui::Text("%s: %s", stages.facts(i).name.c_str(), stage->summary().c_str());
       ImGui::PushID(stage);
       bool reset_stage = false;
       for (const sim::StageControl& control : stage->controls()) {

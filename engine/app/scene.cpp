@@ -70,7 +70,14 @@ Scene load_scene(const std::filesystem::path& file) {
   scene.environment = read_environment(root.table("environment"));
   for (ParamTable& stage : root.array_of_tables("stage")) {
     std::string type = stage.required_string("type");
-    scene.stages.push_back({std::move(type), std::move(stage)});
+    // Passes and other stages name a stage by this; pass and resource names carry it.
+    std::string name = stage.string("name", type);
+    if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+      stage.fail("name", "expected a lower-case identifier (a-z, 0-9, _), got \"" + name + "\"");
+    for (const StageConfig& other : scene.stages)
+      if (other.name == name)
+        stage.fail(stage.has("name") ? "name" : "type", "two stages are named \"" + name + "\" (give each a distinct `name`)");
+    scene.stages.push_back({std::move(type), std::move(name), std::move(stage)});
   }
   scene.pass_section = root.table("pass");
   for (const std::string& name : scene.pass_section.keys()) scene.passes.emplace(name, scene.pass_section.table(name));

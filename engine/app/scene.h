@@ -50,7 +50,8 @@ struct EnvironmentSettings {
 
 struct StageConfig {
   std::string type;
-  ParamTable params;  // the whole [[stage]] table, `type` already consumed
+  std::string name;   // `name`, unique in the scene; the type when absent
+  ParamTable params;  // the whole [[stage]] table, `type` and `name` already consumed
 };
 
 struct Scene {

@@ -5,13 +5,11 @@
 #include <cstring>
 #include <fstream>
 
-#include "engine/app/stage_factory.h"
 #include "engine/core/context.h"
 #include "engine/core/error.h"
 #include "engine/interop/shared_buffer.h"
 #include "passes/common/frame_uniforms.h"
 #include "passes/readback/readback_pass.h"
-#include "sim/histopyramid/volume_io.h"
 
 namespace meniscus {
 namespace {
@@ -35,9 +33,6 @@ struct SceneRenderer::Slot {
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
   Buffer uniforms;
-  // One shared buffer per particle stage and frame slot: the simulation writes slot N+1's while
-  // the GPU still reads slot N's.
-  std::vector<std::unique_ptr<SharedBuffer>> particles;
   bool in_flight = false;
   uint64_t frame = 0;
   Clock::time_point started;
@@ -71,64 +66,13 @@ SceneRenderer::SceneRenderer(const Context& context, const Scene& scene, VkForma
       scene_(scene),
       camera_(make_camera(scene.camera)),
       executor_(context, scene.render.frames_in_flight),
-      gpu_timer_(context, scene.render.frames_in_flight),
-      sky_(context, scene.environment.sky_cubemap_size),
-      background_(context),
-      particles_(context),
-      tonemap_(context, output_format) {
-  particle_settings_ = read_particles_settings(scene);
-  for (const StageConfig& config : scene.stages)
-    if (config.type == "levelset") {
-      if (levelset_) config.params.fail("type", "a scene holds one \"levelset\" stage");
-      levelset_ = std::make_unique<LevelSetStage>(read_levelset_settings(config.params, scene), backend);
-    }
-  if (const auto surface = read_surface_settings(scene)) {
-    if (surface->volume == "stage:levelset") {
-      if (!levelset_) scene.pass("surface").fail("volume", "\"stage:levelset\" needs a [[stage]] with type = \"levelset\"");
-      // Layer iso values are on -φ (inside positive, as for a scan); the records need them in the band.
-      const float gamma = levelset_->gamma();
-      for (const passes::SurfaceLayer& layer : surface->settings.layers)
-        if (!(std::abs(layer.iso) < gamma))
-          scene.pass("surface").fail("layer", "layer \"" + layer.name + "\": a level set's iso value must lie inside its band (-" +
-                                                  std::to_string(gamma) + ", " + std::to_string(gamma) + ")");
-      surface_ = std::make_unique<passes::SurfacePass>(context, levelset_->box(), surface->settings,
-                                                       passes::SurfaceSource::CubeRecords, scene.render.frames_in_flight);
-      surface_->set_range({-0.99f * gamma, 0.99f * gamma});
-    } else {
-      surface_ = std::make_unique<passes::SurfacePass>(context, sim::load_volume(surface->volume), surface->settings);
-    }
-  }
-  fluid_settings_ = read_fluid_settings(scene);
-  if (fluid_settings_) fluid_ = std::make_unique<passes::FluidRenderer>(context);
-  for (const StageConfig& config : scene.stages)
-    if (config.type != "levelset") particle_stages_.push_back(make_particle_stage(config, scene, backend, context));
-  for (uint32_t i = 0; i < scene.render.frames_in_flight; ++i) {
-    auto slot = std::make_unique<Slot>(context);
-    for (const auto& stage : particle_stages_)
-      slot->particles.push_back(std::make_unique<SharedBuffer>(
-          context, stage->capacity() * sizeof(sim::Particle), stage->backend() == sim::SimBackend::Cuda ? SharedMemory::Cuda : SharedMemory::Host,
-          "particles.positions"));
-    slots_.push_back(std::move(slot));
-  }
+      gpu_timer_(context, scene.render.frames_in_flight) {
+  for (uint32_t i = 0; i < scene.render.frames_in_flight; ++i) slots_.push_back(std::make_unique<Slot>(context));
+  stages_ = std::make_unique<StageSet>(context, scene, backend, scene.render.frames_in_flight);
+  composer_ = std::make_unique<FrameComposer>(context, scene, *stages_, output_format, scene.render.frames_in_flight);
 }
 
 SceneRenderer::~SceneRenderer() { context_.wait_idle(); }
-
-// A stage reset with smaller particles needs bigger buffers: rare, so simply idle the device.
-void SceneRenderer::grow_particle_buffers(size_t stage_index) {
-  context_.wait_idle();
-  const sim::ParticleStage& stage = *particle_stages_[stage_index];
-  for (auto& slot : slots_)
-    slot->particles[stage_index] = std::make_unique<SharedBuffer>(
-        context_, stage.capacity() * sizeof(sim::Particle),
-        stage.backend() == sim::SimBackend::Cuda ? SharedMemory::Cuda : SharedMemory::Host, "particles.positions");
-}
-
-std::vector<sim::ParticleStage*> SceneRenderer::stages() {
-  std::vector<sim::ParticleStage*> out;
-  for (auto& s : particle_stages_) out.push_back(s.get());
-  return out;
-}
 
 void SceneRenderer::write_frame_uniforms(Slot& slot, VkExtent2D extent, double time) {
   const auto& env = scene_.environment;
@@ -148,47 +92,6 @@ void SceneRenderer::write_frame_uniforms(Slot& slot, VkExtent2D extent, double t
   u.viewport = glm::vec4(extent.width, extent.height, 1.0f / extent.width, 1.0f / extent.height);
   u.flags = glm::vec4(env.ground ? 1.0f : 0.0f, camera_.near_plane(), camera_.far_plane(), 0.0f);
   std::memcpy(slot.uniforms.mapped(), &u, sizeof(u));
-}
-
-void SceneRenderer::build_graph(graph::FrameGraph& graph, Slot& slot, const OutputImage& output,
-                                const OverlayFn& overlay, const Buffer* readback) {
-  // The host writes the uniforms and CPU-backend particles before submitting; the fence wait
-  // at the top of the next use of this slot orders the GPU's reads before the next writes.
-  graph::BufferHandle frame = graph.import_buffer(
-      "frame.uniforms", {slot.uniforms.handle(), slot.uniforms.size(), graph::Access::HostWrite,
-                         graph::Access::HostWrite});
-  graph::ImageHandle sky = sky_.add(graph, frame);
-  passes::SceneTargets targets = background_.add(graph, output.extent, sky, frame);
-  if (surface_) targets = surface_->add(graph, targets, sky, frame, next_slot());
-
-  for (size_t i = 0; i < particle_stages_.size(); ++i) {
-    SharedBuffer& shared = *slot.particles[i];
-    // CUDA writes are ordered by the timeline semaphore the submission waits on, so the
-    // buffer enters the graph with no pending host access.
-    const graph::Access produced = particle_stages_[i]->backend() == sim::SimBackend::Cuda
-                                       ? graph::Access::None
-                                       : graph::Access::HostWrite;
-    graph::BufferHandle particles = graph.import_buffer(
-        "particles.stage" + std::to_string(i), {shared.buffer(), shared.size(), produced, produced});
-    const auto count = static_cast<uint32_t>(particle_stages_[i]->count());
-    if (fluid_) {
-      const glm::mat4 proj = camera_.pose(float(output.extent.width) / float(output.extent.height)).proj;
-      targets = fluid_->add(graph, targets, {particles, count, frame, sky, proj, output.extent}, *fluid_settings_);
-    } else {
-      targets = particles_.add(graph, targets, particles, count, sky, frame, particle_settings_);
-    }
-  }
-
-  graph::ImageHandle out = graph.import_image(
-      "output.image", {output.image, output.view, {.format = output.format, .extent = output.extent},
-                       output.initial, output.final});
-  out = tonemap_.add(graph, targets.color, out, scene_.render.exposure);
-  if (overlay) out = overlay(graph, out);
-  if (readback) {
-    graph::BufferHandle host = graph.import_buffer(
-        "output.readback", {readback->handle(), readback->size(), graph::Access::None, graph::Access::HostRead});
-    passes::add_readback(graph, out, host);
-  }
 }
 
 void SceneRenderer::collect(Slot& slot) {
@@ -220,32 +123,22 @@ void SceneRenderer::render(const OutputImage& output, const FrameSync& sync, dou
   if (paused) dt = step_once ? 1.0 / 60.0 : 0.0;
   step_once = false;
   sim_time_ += dt;
-  for (size_t i = 0; i < particle_stages_.size(); ++i) {
-    sim::ParticleStage& stage = *particle_stages_[i];
-    const auto step_start = Clock::now();
-    if (dt > 0.0) stage.step(dt);
-    if (slot.particles[i]->size() < stage.capacity() * sizeof(sim::Particle)) grow_particle_buffers(i);
-    stage.write(*slot.particles[i]);
-    // CUDA stages report their kernels' time from CUDA events; CPU stages their wall time.
-    const double ms = stage.device_ms().value_or(ms_since(step_start));
-    slot.stage_samples.push_back({std::string(stage.name()), sim::backend_name(stage.backend()), ms});
-  }
-  if (levelset_) {
-    const auto step_start = Clock::now();
-    if (dt > 0.0) levelset_->step();
-    // Every frame, into this slot's buffer: the records (cached by the stage while the level set
-    // and the iso value stay put), never a volume.
-    if (surface_ && surface_->source() == passes::SurfaceSource::CubeRecords)
-      for (size_t i = 0; i < surface_->layers().size(); ++i) {
-        const sim::CubeRecordSet& records = levelset_->records(-surface_->layers()[i].iso);
-        surface_->update_records(index, i, records, levelset_->record_origin(), levelset_->voxel_size());
-      }
-    slot.stage_samples.push_back({"levelset", "cpu", ms_since(step_start)});
-  }
+  slot.stage_samples = stages_->advance(index, dt);
+  composer_->prepare(index);
   write_frame_uniforms(slot, output.extent, sim_time_);
 
   graph::FrameGraph graph;
-  build_graph(graph, slot, output, overlay, readback);
+  graph::ImageHandle out = graph.import_image(
+      "output.image", {output.image, output.view, {.format = output.format, .extent = output.extent},
+                       output.initial, output.final});
+  const glm::mat4 proj = camera_.pose(float(output.extent.width) / float(output.extent.height)).proj;
+  out = composer_->add(graph, {out, &slot.uniforms, index, output.extent, proj}, scene_.render.exposure);
+  if (overlay) out = overlay(graph, out);
+  if (readback) {
+    graph::BufferHandle host = graph.import_buffer(
+        "output.readback", {readback->handle(), readback->size(), graph::Access::None, graph::Access::HostRead});
+    passes::add_readback(graph, out, host);
+  }
 
   VK_CHECK(vkResetCommandPool(context_.device(), slot.pool, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -268,15 +161,7 @@ void SceneRenderer::render(const OutputImage& output, const FrameSync& sync, dou
     wait.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     waits.push_back(wait);
   }
-  for (size_t i = 0; i < particle_stages_.size(); ++i) {
-    if (auto w = particle_stages_[i]->gpu_wait(*slot.particles[i])) {
-      VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-      wait.semaphore = w->semaphore;
-      wait.value = w->value;
-      wait.stageMask = VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT;
-      waits.push_back(wait);
-    }
-  }
+  stages_->add_waits(index, waits);
   VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
   signal.semaphore = sync.signal;
   signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;

@@ -1,6 +1,7 @@
 #pragma once
-// Draws one scene, frame after frame: steps its simulation stages, publishes their output
-// through shared buffers, builds the frame graph of the scene's passes and submits it.
+// Draws one scene, frame after frame: steps its simulation stages (StageSet), which publish
+// through shared buffers, has the FrameComposer build the frame graph of the scene's passes,
+// and submits it. This file owns the frame slots: command buffers, fences, uniforms, timings.
 //
 // Windowed runs and headless captures differ only in where the output image comes from (a
 // swapchain image or an offscreen one) and in what is layered on top (the UI), so both use this.
@@ -14,20 +15,14 @@
 #include <vulkan/vulkan.h>
 
 #include "engine/app/camera.h"
+#include "engine/app/frame_composer.h"
 #include "engine/app/scene.h"
+#include "engine/app/stage_set.h"
 #include "engine/core/buffer.h"
 #include "engine/graph/executor.h"
 #include "engine/graph/frame_graph.h"
 #include "engine/profile/gpu_timer.h"
 #include "engine/profile/timing_log.h"
-#include "passes/background/background_pass.h"
-#include "passes/fluid/fluid_renderer.h"
-#include "passes/particles/particles_pass.h"
-#include "passes/sky/sky_pass.h"
-#include "passes/surface/surface_pass.h"
-#include "engine/app/levelset_stage.h"
-#include "passes/tonemap/tonemap_pass.h"
-#include "sim/common/particle_stage.h"
 
 namespace meniscus {
 
@@ -73,16 +68,16 @@ class SceneRenderer {
   Camera& camera() { return camera_; }
   // Live settings the UI may change between frames.
   Scene& scene() { return scene_; }
-  passes::ParticlesSettings& particle_settings() { return particle_settings_; }
-  passes::SurfacePass* surface() { return surface_.get(); }
-  // The fluid chain's live settings when the scene has [pass.fluid] (it then replaces the
-  // particle impostors), else null.
-  passes::FluidSettings* fluid_settings() { return fluid_settings_ ? &*fluid_settings_ : nullptr; }
+  FrameComposer& composer() { return *composer_; }
+  StageSet& stages() { return *stages_; }
+  passes::ParticlesSettings& particle_settings() { return composer_->particle_settings(); }
+  passes::SurfacePass* surface() { return composer_->surface(); }
+  // The fluid chain's live settings when the scene has [pass.fluid], else null.
+  passes::FluidSettings* fluid_settings() { return composer_->fluid_settings(); }
   // Re-bakes the sky after scene().environment changed.
-  void environment_changed() { sky_.invalidate(); }
+  void environment_changed() { composer_->environment_changed(); }
   bool paused = false;
   bool step_once = false;  // while paused: advance the next frame by one 1/60 s step
-  std::vector<sim::ParticleStage*> stages();
 
   // Frames whose timings were collected are added to `log` (when set) from frame `first` on.
   void record_timings(profile::TimingLog* log, uint64_t first_frame) {
@@ -98,27 +93,16 @@ class SceneRenderer {
  private:
   struct Slot;
   void collect(Slot& slot);
-  void grow_particle_buffers(size_t stage_index);
-  void build_graph(graph::FrameGraph& graph, Slot& slot, const OutputImage& output,
-                   const OverlayFn& overlay, const Buffer* readback);
   void write_frame_uniforms(Slot& slot, VkExtent2D extent, double time);
 
   const Context& context_;
   Scene scene_;
   Camera camera_;
-  passes::ParticlesSettings particle_settings_;
-  std::vector<std::unique_ptr<sim::ParticleStage>> particle_stages_;
-  std::unique_ptr<LevelSetStage> levelset_;  // [[stage]] type = "levelset", drawn by surface_
   std::vector<std::unique_ptr<Slot>> slots_;
+  std::unique_ptr<StageSet> stages_;
+  std::unique_ptr<FrameComposer> composer_;
   graph::GraphExecutor executor_;
   profile::GpuPassTimer gpu_timer_;
-  passes::SkyPass sky_;
-  passes::BackgroundPass background_;
-  passes::ParticlesPass particles_;
-  passes::TonemapPass tonemap_;
-  std::unique_ptr<passes::SurfacePass> surface_;  // when the scene has [pass.surface]
-  std::optional<passes::FluidSettings> fluid_settings_;  // when the scene has [pass.fluid]
-  std::unique_ptr<passes::FluidRenderer> fluid_;
   uint64_t frame_index_ = 0;
   double sim_time_ = 0.0;
   profile::TimingLog* timing_log_ = nullptr;

@@ -13,7 +13,20 @@ uint32_t FrameGraph::add_resource(ResourceNode node) {
   return static_cast<uint32_t>(resources_.size() - 1);
 }
 
+void FrameGraph::push_scope(std::string scope) { scopes_.push_back(std::move(scope)); }
+
+void FrameGraph::pop_scope() {
+  if (scopes_.empty()) fail("pop_scope() without an open scope");
+  scopes_.pop_back();
+}
+
+std::string FrameGraph::scoped(std::string name) const {
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) name = *scope + "." + name;
+  return name;
+}
+
 void FrameGraph::add_pass(std::string name, const SetupFn& setup) {
+  name = scoped(std::move(name));
   for (const PassNode& existing : passes_)
     if (existing.name == name) fail("two passes are named '" + name + "'");
   passes_.push_back(PassNode{std::move(name), {}, false, {}});
@@ -26,7 +39,7 @@ void FrameGraph::add_pass(std::string name, const SetupFn& setup) {
 }
 
 ImageHandle FrameGraph::import_image(std::string name, const ExternalImage& image) {
-  ResourceNode node{std::move(name), ResourceKind::Image};
+  ResourceNode node{scoped(std::move(name)), ResourceKind::Image};
   node.imported = true;
   node.image = image.desc;
   node.external_image = image;
@@ -34,7 +47,7 @@ ImageHandle FrameGraph::import_image(std::string name, const ExternalImage& imag
 }
 
 BufferHandle FrameGraph::import_buffer(std::string name, const ExternalBuffer& buffer) {
-  ResourceNode node{std::move(name), ResourceKind::Buffer};
+  ResourceNode node{scoped(std::move(name)), ResourceKind::Buffer};
   node.imported = true;
   node.buffer.size = buffer.size;
   node.external_buffer = buffer;
@@ -62,7 +75,7 @@ ImageHandle PassBuilder::create_image(std::string name, const ImageDesc& desc) {
     graph_.fail("pass '" + graph_.passes_[pass_].name + "' creates image '" + name + "' with " +
                 std::to_string(desc.layers) + " layers and " + std::to_string(desc.mip_levels) +
                 " mip levels (at least 1 each; a cube has 6 layers)");
-  ResourceNode node{std::move(name), ResourceKind::Image};
+  ResourceNode node{graph_.scoped(std::move(name)), ResourceKind::Image};
   node.image = desc;
   node.creator = pass_;
   return {graph_.add_resource(std::move(node)), 0};
@@ -70,7 +83,7 @@ ImageHandle PassBuilder::create_image(std::string name, const ImageDesc& desc) {
 
 BufferHandle PassBuilder::create_buffer(std::string name, const BufferDesc& desc) {
   if (desc.size == 0) graph_.fail("pass '" + graph_.passes_[pass_].name + "' creates buffer '" + name + "' of size 0");
-  ResourceNode node{std::move(name), ResourceKind::Buffer};
+  ResourceNode node{graph_.scoped(std::move(name)), ResourceKind::Buffer};
   node.buffer = desc;
   node.creator = pass_;
   return {graph_.add_resource(std::move(node)), 0};

@@ -89,6 +89,12 @@ class FrameGraph {
   ImageHandle import_image(std::string name, const ExternalImage& image);
   BufferHandle import_buffer(std::string name, const ExternalBuffer& buffer);
 
+  // While a scope is open, every pass and resource name added gets "<scope>." in front, so the
+  // same passes can be added once per instance (one fluid chain per particle stage: the
+  // stage's name is the scope). Scopes nest; a NameScope closes its own.
+  void push_scope(std::string scope);
+  void pop_scope();
+
   // Culls, orders, derives barriers and places transient memory. Throws GraphError.
   const CompiledGraph& compile(const MemoryRequirementsFn& requirements);
   const CompiledGraph& compiled() const { return compiled_; }
@@ -105,13 +111,27 @@ class FrameGraph {
  private:
   friend class PassBuilder;
   uint32_t add_resource(ResourceNode node);
+  std::string scoped(std::string name) const;
   [[noreturn]] void fail(const std::string& message) const;
 
   std::vector<PassNode> passes_;
   std::vector<ResourceNode> resources_;
+  std::vector<std::string> scopes_;
   CompiledGraph compiled_;
   std::vector<bool> alive_;  // per pass, from the last compile(); empty before
   bool is_compiled_ = false;
+};
+
+// Opens a name scope of `graph` for its lifetime.
+class NameScope {
+ public:
+  NameScope(FrameGraph& graph, std::string scope) : graph_(graph) { graph_.push_scope(std::move(scope)); }
+  ~NameScope() { graph_.pop_scope(); }
+  NameScope(const NameScope&) = delete;
+  NameScope& operator=(const NameScope&) = delete;
+
+ private:
+  FrameGraph& graph_;
 };
 
 }  // namespace meniscus::graph

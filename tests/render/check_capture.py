@@ -35,7 +35,8 @@ with tempfile.TemporaryDirectory() as tmp:
     assert graph_passes, "no passes in the dumped graph"
     for name in graph_passes:
         assert name in passes, f"pass {name} is in the graph but has no statistics"
-    for name in ("scene.background", "particles.impostors", "output.tonemap"):
+    # Passes drawing a stage carry its name (the scene's ballistic stage is named after its type).
+    for name in ("scene.background", "ballistic.particles.impostors", "output.tonemap"):
         assert name in passes, f"no statistics for pass {name}"
         stats = passes[name]
         assert stats["count"] == frames, f"{name}: {stats['count']} samples, expected {frames}"

@@ -5,8 +5,7 @@
 
 namespace meniscus::testing {
 
-CaptureResult capture_variant(const std::string& base, const std::string& name, const std::string& extra_toml,
-                              uint32_t frames) {
+std::filesystem::path write_variant(const std::string& base, const std::string& name, const std::string& extra_toml) {
   std::ifstream in(std::filesystem::path(MENISCUS_SOURCE_DIR) / base);
   std::stringstream text;
   text << in.rdbuf() << "\n" << extra_toml << "\n";
@@ -15,8 +14,13 @@ CaptureResult capture_variant(const std::string& base, const std::string& name, 
   std::filesystem::create_directories(dir);
   const std::filesystem::path scene = dir / (name + ".toml");
   std::ofstream(scene) << text.str();
+  return scene;
+}
+
+CaptureResult capture_variant(const std::string& base, const std::string& name, const std::string& extra_toml,
+                              uint32_t frames) {
   CaptureOptions options;
-  options.scene = scene;
+  options.scene = write_variant(base, name, extra_toml);
   options.frames = frames;
   options.sim = "cpu";
   options.validation = true;

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "engine/app/scene.h"
-#include "engine/app/stage_factory.h"
+#include "engine/app/pass_settings.h"
 #include "engine/core/error.h"
 
 namespace meniscus {

@@ -246,3 +246,44 @@ TEST_CASE("image descriptions need layers, mips, and six layers for a cube", "[g
 }
 
 }  // namespace meniscus::graph
+
+namespace meniscus::graph {
+using namespace testing;
+using Catch::Matchers::Contains;
+
+// The same passes added twice (one fluid chain per particle stage) collide unless each is
+// added inside a name scope of its own.
+void add_instance(FrameGraph& graph, ImageHandle& out) {
+  graph.add_pass("fluid.depth", [&](PassBuilder& b) {
+    b.write(b.create_image("fluid.depth", color_desc()), Access::ColorAttachmentWrite);
+    out = b.write(out, Access::ColorAttachmentWrite);
+    return no_commands();
+  });
+}
+
+TEST_CASE("two instances of a pass need name scopes", "[graph][errors][scopes]") {
+  FrameGraph unscoped;
+  ImageHandle out = unscoped.import_image("output.image", external_color(Access::None, Access::Present));
+  add_instance(unscoped, out);
+  CHECK_THROWS_WITH(add_instance(unscoped, out), Contains("two passes are named 'fluid.depth'"));
+
+  FrameGraph graph;
+  out = graph.import_image("output.image", external_color(Access::None, Access::Present));
+  {
+    NameScope scope(graph, "water");
+    add_instance(graph, out);
+  }
+  {
+    NameScope scope(graph, "oil");
+    add_instance(graph, out);
+  }
+  REQUIRE(graph.passes().size() == 2);
+  CHECK(graph.passes()[0].name == "water.fluid.depth");
+  CHECK(graph.passes()[1].name == "oil.fluid.depth");
+  CHECK(graph.resources()[0].name == "output.image");  // imported before any scope
+  CHECK(graph.resources()[1].name == "water.fluid.depth");
+  CHECK_NOTHROW(graph.compile(fake_requirements));
+  CHECK_THROWS_WITH(graph.pop_scope(), Contains("without an open scope"));
+}
+
+}  // namespace meniscus::graph

@@ -1,66 +1,28 @@
-#include "engine/app/stage_factory.h"
+#include "engine/app/pass_settings.h"
 
 #include "engine/app/data_path.h"
 #include "engine/core/error.h"
-#include "engine/app/levelset_stage.h"
-#include "engine/app/sph_settings.h"
-#include "sim/ballistic/ballistic_stage.h"
-#include "sim/sph/sph_stage.h"
 
 namespace meniscus {
-namespace {
-
-sim::BallisticParams read_ballistic(const ParamTable& t, const Scene& scene) {
-  sim::BallisticParams p;
-  p.count = static_cast<uint32_t>(t.integer("count", p.count, 1, 10'000'000));
-  p.seed = static_cast<uint64_t>(t.integer("seed", int64_t(p.seed), 0, INT64_MAX));
-  read_vec3(t, "emitter_center", p.emitter_center);
-  p.emitter_radius = float(t.number("emitter_radius", p.emitter_radius, 0.0, 1e6));
-  p.speed_min = float(t.number("speed_min", p.speed_min, 0.0, 1e5));
-  p.speed_max = float(t.number("speed_max", p.speed_max, 0.0, 1e5));
-  if (p.speed_max < p.speed_min) t.fail("speed_max", "must be >= speed_min (" + std::to_string(p.speed_min) + ")");
-  p.spread_degrees = float(t.number("spread_degrees", p.spread_degrees, 0.0, 180.0));
-  read_vec3(t, "gravity", p.gravity);
-  p.restitution = float(t.number("restitution", p.restitution, 0.0, 1.0));
-  p.friction = float(t.number("friction", p.friction, 0.0, 1.0));
-  p.particle_lifetime = float(t.number("particle_lifetime", p.particle_lifetime, 1e-3, 1e6));
-  p.fixed_dt = float(t.number("fixed_dt", p.fixed_dt, 1e-6, 1.0));
-  if (p.particle_lifetime / p.fixed_dt > 1e6f) t.fail("fixed_dt", "too small for particle_lifetime (over 1e6 steps)");
-  p.ground_height = scene.environment.ground_height;
-  t.finish();
-  return p;
-}
-
-}  // namespace
-
-std::unique_ptr<sim::ParticleStage> make_particle_stage(const StageConfig& config, const Scene& scene,
-                                                        sim::SimBackend backend, const Context& context) {
-  if (config.type == "ballistic") return sim::make_ballistic_stage(read_ballistic(config.params, scene), backend, context);
-  if (config.type == "sph") return sim::make_sph_stage(read_sph_settings(config.params), backend, context);
-  config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\", \"sph\")");
-}
 
 void check_scene_settings(const Scene& scene) {
-  for (const StageConfig& config : scene.stages) {
-    if (config.type == "ballistic") read_ballistic(config.params, scene);
-    else if (config.type == "sph") read_sph_settings(config.params);
-    else if (config.type == "levelset") read_levelset_settings(config.params, scene);
-    else config.params.fail("type", "unknown stage type \"" + config.type + "\" (known: \"ballistic\", \"sph\", \"levelset\")");
-  }
+  const std::vector<StageFacts> stages = check_stages(scene);
   read_particles_settings(scene);
-  read_surface_settings(scene);
-  read_fluid_settings(scene);
+  read_surface_settings(scene, stages);
+  read_fluid_settings(scene, stages);
+  read_split_settings(scene, stages);
 }
 
-std::optional<SurfaceConfig> read_surface_settings(const Scene& scene) {
+std::optional<SurfaceConfig> read_surface_settings(const Scene& scene, std::span<const StageFacts> stages) {
   if (!scene.passes.count("surface")) return std::nullopt;
   const ParamTable t = scene.pass("surface");
   SurfaceConfig config;
-  // "stage:levelset" draws the scene's level-set stage; anything else names a volume.
+  // "stage:<name>" draws a level-set stage; anything else names a volume.
   const std::string volume = t.required_string("volume");
-  config.volume = volume.starts_with("stage:") ? volume : resolve_data_path(volume, scene.source);
-  if (config.volume.starts_with("stage:") && config.volume != "stage:levelset")
-    t.fail("volume", "\"" + volume + "\": the only stage that makes a volume is \"stage:levelset\"");
+  if (volume.starts_with("stage:"))
+    config.stage = find_stage(t, "volume", volume, stages, sim::StageOutput::LevelSet);
+  else
+    config.volume = resolve_data_path(volume, scene.source);
   config.settings.size = float(t.number("size", config.settings.size, 1e-4, 1e6));
   config.settings.position = t.vec3("position", config.settings.position);
   config.settings.up_axis = t.string("up_axis", config.settings.up_axis, {"y", "z", "-z"});
@@ -82,10 +44,12 @@ std::optional<SurfaceConfig> read_surface_settings(const Scene& scene) {
   return config;
 }
 
-std::optional<passes::FluidSettings> read_fluid_settings(const Scene& scene) {
+std::optional<FluidConfig> read_fluid_settings(const Scene& scene, std::span<const StageFacts> stages) {
   if (!scene.passes.count("fluid")) return std::nullopt;
   const ParamTable t = scene.pass("fluid");
-  passes::FluidSettings s;
+  FluidConfig config;
+  if (t.has("stage")) config.stage = find_stage(t, "stage", t.string("stage", ""), stages, sim::StageOutput::Particles);
+  passes::FluidSettings& s = config.settings;
   s.radius = float(t.number("radius", s.radius, 1e-5, 1e4));
   s.spray_density = float(t.number("spray_density", s.spray_density, 0.0, 1e9));
   s.filter = *passes::fluid_filter_from_name(
@@ -110,7 +74,27 @@ std::optional<passes::FluidSettings> read_fluid_settings(const Scene& scene) {
   s.foam_color = t.color("foam_color", s.foam_color);
   s.spray_color = t.color("spray_color", s.spray_color);
   t.finish();
-  return s;
+  return config;
+}
+
+std::optional<SplitConfig> read_split_settings(const Scene& scene, std::span<const StageFacts> stages) {
+  if (!scene.passes.count("split")) return std::nullopt;
+  const ParamTable t = scene.pass("split");
+  SplitConfig split;
+  const auto side = [&](const char* key) {
+    const std::string name = t.required_string(key);
+    for (size_t i = 0; i < stages.size(); ++i)
+      if (stages[i].name == name) return i;
+    std::string names;
+    for (const StageFacts& s : stages) names += std::string(names.empty() ? "" : ", ") + "\"" + s.name + "\"";
+    t.fail(key, "no stage is named \"" + name + "\" (stages: " + (names.empty() ? "none" : names) + ")");
+  };
+  split.left = side("left");
+  split.right = side("right");
+  if (split.left == split.right) t.fail("right", "left and right name the same stage");
+  split.divider = float(t.number("divider", split.divider, 0.0, 1.0));
+  t.finish();
+  return split;
 }
 
 void check_fluid_debug_flag(const Scene& scene, const std::optional<passes::FluidDebugView>& view) {

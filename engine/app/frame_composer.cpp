@@ -1,0 +1,131 @@
+#include "engine/app/frame_composer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/core/error.h"
+#include "sim/histopyramid/volume_io.h"
+
+namespace meniscus {
+namespace {
+
+// A level set built from a stage's particles is drawn where the particles are: the surface
+// pass's placement (largest extent, centre) is then the identity on the stage's grid.
+passes::SurfaceSettings in_world_units(passes::SurfaceSettings settings, const sim::Volume& box) {
+  const glm::vec3 extent = box.spacing * glm::vec3(box.dims - 1u);
+  settings.size = std::max({extent.x, extent.y, extent.z});
+  settings.position = box.origin + 0.5f * extent;
+  settings.up_axis = "y";
+  return settings;
+}
+
+}  // namespace
+
+FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSet& stages, VkFormat output_format,
+                             uint32_t frames_in_flight)
+    : context_(context),
+      stages_(stages),
+      sky_(context, scene.environment.sky_cubemap_size),
+      background_(context),
+      particles_(context),
+      tonemap_(context, output_format),
+      split_pass_(context) {
+  std::vector<StageFacts> facts;
+  for (size_t i = 0; i < stages.size(); ++i) facts.push_back(stages.facts(i));
+  particle_settings_ = read_particles_settings(scene);
+  if (const auto surface = read_surface_settings(scene, facts)) {
+    if (surface->stage) {
+      surface_stage_ = surface->stage;
+      sim::levelset::LevelSetStage& level_set = *stages.level_set(*surface->stage);
+      // Layer iso values are on -φ (inside positive, as for a scan); the records need them in the band.
+      const float gamma = level_set.gamma();
+      for (const passes::SurfaceLayer& layer : surface->settings.layers)
+        if (!(std::abs(layer.iso) < gamma))
+          scene.pass("surface").fail("layer", "layer \"" + layer.name + "\": a level set's iso value must lie inside its band (-" +
+                                                  std::to_string(gamma) + ", " + std::to_string(gamma) + ")");
+      const passes::SurfaceSettings settings =
+          facts[*surface->stage].input ? in_world_units(surface->settings, level_set.box()) : surface->settings;
+      surface_ = std::make_unique<passes::SurfacePass>(context, level_set.box(), settings,
+                                                       passes::SurfaceSource::CubeRecords, frames_in_flight);
+      surface_->set_range({-0.99f * gamma, 0.99f * gamma});
+    } else {
+      surface_ = std::make_unique<passes::SurfacePass>(context, sim::load_volume(surface->volume), surface->settings);
+    }
+  }
+  fluid_config_ = read_fluid_settings(scene, facts);
+  if (fluid_config_) fluid_ = std::make_unique<passes::FluidRenderer>(context);
+  split_ = read_split_settings(scene, facts);
+}
+
+void FrameComposer::prepare(uint32_t slot) {
+  if (!surface_stage_ || !surface_) return;
+  sim::levelset::LevelSetStage& level_set = *stages_.level_set(*surface_stage_);
+  // Every frame, into this slot's buffer: the records (cached by the stage while the level set
+  // and the iso value stay put), never a volume.
+  for (size_t i = 0; i < surface_->layers().size(); ++i) {
+    const sim::CubeRecordSet& records = level_set.records(-surface_->layers()[i].iso);
+    surface_->update_records(slot, i, records, level_set.record_origin(), level_set.voxel_size());
+  }
+}
+
+bool FrameComposer::drawn_on(size_t stage, Side side) const {
+  if (side == Side::Whole || !split_) return true;
+  if (stage == split_->left) return side == Side::Left;
+  if (stage == split_->right) return side == Side::Right;
+  return true;
+}
+
+passes::SceneTargets FrameComposer::add_view(graph::FrameGraph& graph, const FrameTarget& target, Side side,
+                                             graph::ImageHandle sky, graph::BufferHandle frame) {
+  passes::SceneTargets targets = background_.add(graph, target.extent, sky, frame);
+  if (surface_ && (!surface_stage_ || drawn_on(*surface_stage_, side)))
+    targets = surface_->add(graph, targets, sky, frame, target.slot);
+
+  for (size_t i = 0; i < stages_.size(); ++i) {
+    const sim::ParticleStage* stage = stages_.particles(i);
+    if (!stage || !drawn_on(i, side)) continue;
+    // A level set consuming these particles draws them; the particles themselves are drawn
+    // only where the scene does not split them off to one side.
+    const graph::NameScope scope(graph, stages_.facts(i).name);
+    const SharedBuffer& shared = stages_.particle_buffer(i, target.slot);
+    // CUDA writes are ordered by the timeline semaphore the submission waits on, so the buffer
+    // enters the graph with no pending host access.
+    const graph::Access produced =
+        stage->backend() == sim::SimBackend::Cuda ? graph::Access::None : graph::Access::HostWrite;
+    const graph::BufferHandle particles =
+        graph.import_buffer("particles", {shared.buffer(), shared.size(), produced, produced});
+    const auto count = static_cast<uint32_t>(stage->count());
+    if (fluid_ && (!fluid_config_->stage || *fluid_config_->stage == i))
+      targets = fluid_->add(graph, targets, {particles, count, frame, sky, target.proj, target.extent}, fluid_config_->settings);
+    else
+      targets = particles_.add(graph, targets, particles, count, sky, frame, particle_settings_);
+  }
+  return targets;
+}
+
+graph::ImageHandle FrameComposer::add(graph::FrameGraph& graph, const FrameTarget& target, float exposure) {
+  // The host writes the uniforms and CPU-backend particles before submitting; the fence wait
+  // at the top of the next use of this slot orders the GPU's reads before the next writes.
+  const Buffer& uniforms = *target.uniforms;
+  const graph::BufferHandle frame = graph.import_buffer(
+      "frame.uniforms", {uniforms.handle(), uniforms.size(), graph::Access::HostWrite, graph::Access::HostWrite});
+  const graph::ImageHandle sky = sky_.add(graph, frame);
+  graph::ImageHandle color;
+  if (split_) {
+    graph::ImageHandle left, right;
+    {
+      const graph::NameScope scope(graph, "left");
+      left = add_view(graph, target, Side::Left, sky, frame).color;
+    }
+    {
+      const graph::NameScope scope(graph, "right");
+      right = add_view(graph, target, Side::Right, sky, frame).color;
+    }
+    color = split_pass_.add(graph, left, right, split_->divider);
+  } else {
+    color = add_view(graph, target, Side::Whole, sky, frame).color;
+  }
+  return tonemap_.add(graph, color, target.output, exposure);
+}
+
+}  // namespace meniscus

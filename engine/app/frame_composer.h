@@ -1,0 +1,79 @@
+#pragma once
+// Builds a frame's graph from the scene's passes and what its stages published: the one file
+// a new pass edits. Order within a view: background (sky and ground), the surface of a volume
+// or level set, each particle stage through the fluid chain or as impostors; then, for a split
+// scene, the two views side by side; then the tonemap, the overlay (UI) and a read-back.
+//
+// Every pass drawing a stage's output runs inside a name scope of that stage's name
+// (graph::NameScope), so a scene may hold several particle stages and a pass once per stage:
+// "water.fluid.depth", "fountain.particles.impostors". A split scene's two views are scoped
+// "left" and "right".
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/app/camera.h"
+#include "engine/app/pass_settings.h"
+#include "engine/app/stage_set.h"
+#include "engine/core/buffer.h"
+#include "engine/graph/frame_graph.h"
+#include "passes/background/background_pass.h"
+#include "passes/fluid/fluid_renderer.h"
+#include "passes/particles/particles_pass.h"
+#include "passes/sky/sky_pass.h"
+#include "passes/split/split_pass.h"
+#include "passes/surface/surface_pass.h"
+#include "passes/tonemap/tonemap_pass.h"
+
+namespace meniscus {
+
+// What one frame draws into.
+struct FrameTarget {
+  graph::ImageHandle output;     // imported by the caller
+  const Buffer* uniforms;        // this slot's frame uniforms, written by the host
+  uint32_t slot;
+  VkExtent2D extent;
+  glm::mat4 proj;                // the projection the uniforms hold
+};
+
+class FrameComposer {
+ public:
+  FrameComposer(const Context& context, const Scene& scene, StageSet& stages, VkFormat output_format,
+                uint32_t frames_in_flight);
+
+  // Before recording `slot`'s frame (its previous frame has completed): what the passes take
+  // from the stages by upload (a level set's cube records).
+  void prepare(uint32_t slot);
+  // Adds the scene's passes; returns the output image's last version.
+  graph::ImageHandle add(graph::FrameGraph& graph, const FrameTarget& target, float exposure);
+
+  // Live settings the UI may change between frames.
+  passes::ParticlesSettings& particle_settings() { return particle_settings_; }
+  passes::FluidSettings* fluid_settings() { return fluid_ ? &fluid_config_->settings : nullptr; }
+  passes::SurfacePass* surface() { return surface_.get(); }
+  float* split_divider() { return split_ ? &split_->divider : nullptr; }
+  void environment_changed() { sky_.invalidate(); }
+
+ private:
+  enum class Side { Whole, Left, Right };
+  bool drawn_on(size_t stage, Side side) const;
+  passes::SceneTargets add_view(graph::FrameGraph& graph, const FrameTarget& target, Side side, graph::ImageHandle sky,
+                                graph::BufferHandle frame);
+
+  const Context& context_;
+  StageSet& stages_;
+  passes::ParticlesSettings particle_settings_;
+  std::optional<FluidConfig> fluid_config_;
+  std::optional<SplitConfig> split_;
+  std::optional<size_t> surface_stage_;  // the level-set stage the surface pass draws
+  passes::SkyPass sky_;
+  passes::BackgroundPass background_;
+  passes::ParticlesPass particles_;
+  passes::TonemapPass tonemap_;
+  passes::SplitPass split_pass_;
+  std::unique_ptr<passes::SurfacePass> surface_;     // when the scene has [pass.surface]
+  std::unique_ptr<passes::FluidRenderer> fluid_;     // when the scene has [pass.fluid]
+};
+
+}  // namespace meniscus

@@ -1,0 +1,48 @@
+#include "engine/app/levelset_settings.h"
+
+#include <cmath>
+
+#include "engine/app/data_path.h"
+
+namespace meniscus {
+
+sim::levelset::LevelSetStageParams read_levelset_settings(const ParamTable& t, const Scene& scene,
+                                                          const StageFacts* producer) {
+  sim::levelset::LevelSetStageParams s;
+  const int sources = int(t.has("mesh")) + int(t.has("points")) + int(t.has("enright")) + int(t.has("particles"));
+  if (sources != 1)
+    t.fail("mesh", "give exactly one of mesh (a closed surface), points (a cloud to reconstruct), enright (a "
+                   "resolution) or particles (the name of a stage whose particles it is built from, every frame)");
+  s.enright = int(t.integer("enright", 0, 16, 512));
+  if (t.has("mesh")) s.mesh = resolve_data_path(t.string("mesh", ""), scene.source);
+  if (t.has("points")) s.points = resolve_data_path(t.string("points", ""), scene.source);
+  if (t.has("particles")) {
+    t.string("particles", "");  // resolved by the registry into `producer`
+    s.particles = true;
+    if (!producer || !producer->bounds_min || producer->particle_radius <= 0.0f)
+      t.fail("particles", "stage \"" + (producer ? producer->name : std::string()) +
+                              "\" has no bounded domain and particle radius to build a level set in (an \"sph\" stage has)");
+    s.grid_min = *producer->bounds_min;
+    s.grid_max = *producer->bounds_max;
+    // One voxel per particle radius by default: two per particle spacing, as Zhu & Bridson.
+    s.voxel_size = float(t.number("voxel_size", producer->particle_radius, 1e-5, 1e3));
+    const glm::vec3 voxels = (s.grid_max - s.grid_min) / s.voxel_size;
+    if (voxels.x * voxels.y * voxels.z > 4.0e9f)
+      t.fail("voxel_size", "a grid of " + std::to_string(uint64_t(voxels.x)) + " x " + std::to_string(uint64_t(voxels.y)) +
+                               " x " + std::to_string(uint64_t(voxels.z)) + " voxels over stage \"" + producer->name +
+                               "\"'s domain is too fine (over 4e9 voxels)");
+    s.kernel_radius = float(t.number("kernel_radius", s.kernel_radius, 1.0, 4.0));
+  }
+  s.start_depth = int(t.integer("start_depth", s.start_depth, 2, 13));
+  s.depth = int(t.integer("depth", s.depth, s.start_depth, 13));
+  s.resolution = int(t.integer("resolution", s.resolution, 16, 1024));
+  s.margin = int(t.integer("margin", s.margin, 2, 256));
+  s.mcf = float(t.number("mcf", s.mcf, 0.0, 100.0));
+  s.speed = float(t.number("speed", s.speed, -100.0, 100.0));
+  s.scheme = t.string("scheme", s.scheme, {"upwind", "weno5"});
+  s.steps_per_frame = int(t.integer("steps_per_frame", s.steps_per_frame, 0, 1000));
+  t.finish();
+  return s;
+}
+
+}  // namespace meniscus

@@ -1,0 +1,109 @@
+#include "sim/levelset/levelset_stage.h"
+
+#include <cstdio>
+
+#include "sim/common/mesh_reader.h"
+#include "sim/levelset/cube_records.h"
+#include "sim/levelset/level_set_box.h"
+#include "sim/levelset/level_set_builder.h"
+#include "sim/levelset/levelset_stage_common.h"
+#include "sim/levelset/mesh_level_set.h"
+#include "sim/levelset/velocity_field.h"
+#include "sim/reconstruct/reconstruction.h"
+
+namespace meniscus::sim::levelset {
+
+EvolutionParams evolution_params(const std::string& scheme, float mcf, float speed) {
+  EvolutionParams params;
+  params.scheme = scheme == "weno5" ? Scheme::kWeno5 : Scheme::kUpwind;
+  params.alpha = mcf;
+  if (speed != 0.0f) params.normal_speed = [speed](glm::vec3) { return speed; };
+  params.rescaling_speed = true;
+  return params;
+}
+
+std::string LevelSetStage::summary() const { return std::to_string(tiles()) + " tiles"; }
+
+InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
+  InitialLevelSet out;
+  out.evolution = evolution_params(params.scheme, params.mcf, params.speed);
+  if (params.enright > 0) {
+    // A sphere of radius 0.15 at (0.35, 0.35, 0.35) in the unit cube, voxel i at (i + ½) / n.
+    const float n = float(params.enright);
+    const glm::vec3 centre = glm::vec3(0.35f * n - 0.5f);
+    const float radius = 0.15f * n;
+    out.list = std::make_unique<SortedTileList>(1.5f);
+    build_from_sdf(*out.list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, glm::ivec3(0),
+                   glm::ivec3(params.enright));
+    out.box.dims = glm::uvec3(params.enright);
+    out.box.spacing = glm::vec3(1.0f / n);
+    out.box.origin = glm::vec3(0.5f / n);
+    out.box.source = "enright:" + std::to_string(params.enright);
+    out.evolution.velocity = enright_velocity(params.enright);
+    out.evolution.rescaling_speed = false;  // as the Enright test does (enright.h)
+  } else if (!params.points.empty()) {
+    const TriangleMesh cloud = read_mesh(params.points);
+    std::vector<glm::vec3> points(cloud.vertices.size());
+    for (size_t i = 0; i < points.size(); ++i)
+      points[i] = glm::vec3(cloud.vertices[i][0], cloud.vertices[i][1], cloud.vertices[i][2]);
+    reconstruct::ReconstructionParams reconstruction;
+    reconstruction.coarsest = params.start_depth;
+    reconstruction.finest = params.depth;
+    const std::string name = params.points.string();
+    reconstruct::Reconstruction r = reconstruct::reconstruct_surface(
+        points, reconstruction, name.c_str(), [&](const reconstruct::LevelReport& level) {
+          std::printf("levelset stage: %s level %d, %d iterations, %zu tiles, E %.4f%%\n", name.c_str(), level.level,
+                      level.iterations, level.tiles, level.error_percent);
+        });
+    // The box of the reconstructed band fixes where it is drawn; the band then evolves inside it.
+    const int level = r.frame.finest;
+    out.box = level_set_box(*r.list, glm::vec3(r.frame.world_of(glm::vec3(0.0f), level)),
+                            float(r.frame.voxel_size(level)), "reconstructed level set", out.min_voxel);
+    out.list = std::move(r.list);
+  } else if (params.particles) {
+    // Rebuilt from the particles every frame, on the grid the parameters fix; the box is the
+    // grid's, so records land where the particles are.
+    const glm::ivec3 dims = glm::ivec3(glm::ceil((params.grid_max - params.grid_min) / params.voxel_size)) + 1;
+    out.list = std::make_unique<SortedTileList>(1.5f);
+    out.box.dims = glm::uvec3(dims);
+    out.box.spacing = glm::vec3(params.voxel_size);
+    out.box.origin = params.grid_min;
+    out.box.source = "level set from particles";
+  } else {
+    const TriangleMesh mesh = read_mesh(params.mesh);
+    const VoxelFrame frame = fit_frame(mesh, params.resolution, params.margin, params.mesh.string());
+    out.list = std::make_unique<SortedTileList>(1.5f);
+    build_from_mesh(*out.list, mesh, frame, params.mesh.string());
+    out.box.origin = frame.origin;
+    out.box.spacing = glm::vec3(frame.voxel_size);
+    out.box.source = params.mesh.string();
+    out.box.dims = glm::uvec3(frame.dims);
+  }
+  return out;
+}
+
+LevelSetStageBase::LevelSetStageBase(const LevelSetStageParams& params, InitialLevelSet initial)
+    : params_(params),
+      list_(std::move(initial.list)),
+      evolution_params_(std::move(initial.evolution)),
+      box_(std::move(initial.box)),
+      min_voxel_(initial.min_voxel) {}
+
+const CubeRecordSet& LevelSetStageBase::records(float phi_iso) {
+  if (records_current_ && records_.iso == phi_iso) return records_;
+  generate_cube_records(*list_, records_, phi_iso, box_.source.c_str());
+  records_current_ = true;
+  return records_;
+}
+
+glm::vec3 LevelSetStageBase::record_origin() const {
+  return box_.origin + glm::vec3(records_.origin - min_voxel_) * box_.spacing;
+}
+
+std::unique_ptr<LevelSetStage> make_levelset_stage(const LevelSetStageParams& params, SimBackend backend) {
+  InitialLevelSet initial = make_initial_level_set(params);
+  if (backend == SimBackend::Cuda) return make_levelset_cuda(params, std::move(initial));
+  return make_levelset_cpu(params, std::move(initial));
+}
+
+}  // namespace meniscus::sim::levelset

@@ -1,0 +1,51 @@
+#pragma once
+// What both level-set stage backends share: the initial level set from the stage's source,
+// the box it is drawn in, and the frame's cube records made from a host SortedTileList.
+#include <memory>
+
+#include "sim/levelset/levelset_stage.h"
+#include "sim/levelset/sorted_tile_list.h"
+
+namespace meniscus::sim::levelset {
+
+struct InitialLevelSet {
+  std::unique_ptr<SortedTileList> list;  // empty for a particle stage's, until its first frame
+  Volume box;
+  glm::ivec3 min_voxel{0};  // the voxel at the box's origin
+  EvolutionParams evolution;
+};
+
+// Reads the mesh or cloud, or sets up Enright's sphere (InputError naming the file).
+InitialLevelSet make_initial_level_set(const LevelSetStageParams& params);
+
+class LevelSetStageBase : public LevelSetStage {
+ public:
+  LevelSetStageBase(const LevelSetStageParams& params, InitialLevelSet initial);
+
+  const Volume& box() const override { return box_; }
+  const CubeRecordSet& records(float phi_iso) override;
+  glm::vec3 record_origin() const override;
+  float gamma() const override { return list_->gamma(); }
+  size_t tiles() const override { return list_->size(); }
+  double time() const override { return time_; }
+
+ protected:
+  // The host list changed: the records of the next records() call are made afresh.
+  void list_changed() { records_current_ = false; }
+
+  LevelSetStageParams params_;
+  std::unique_ptr<SortedTileList> list_;
+  EvolutionParams evolution_params_;
+  double time_ = 0.0;
+
+ private:
+  Volume box_;
+  glm::ivec3 min_voxel_{0};
+  CubeRecordSet records_;
+  bool records_current_ = false;
+};
+
+std::unique_ptr<LevelSetStage> make_levelset_cpu(const LevelSetStageParams& params, InitialLevelSet initial);
+std::unique_ptr<LevelSetStage> make_levelset_cuda(const LevelSetStageParams& params, InitialLevelSet initial);
+
+}  // namespace meniscus::sim::levelset

@@ -1,5 +1,6 @@
 #include "engine/app/capture.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "engine/app/scene.h"
@@ -7,15 +8,29 @@
 #include "engine/app/pass_settings.h"
 #include "engine/app/timing_files.h"
 #include "engine/core/context.h"
+#include "engine/core/error.h"
 #include "engine/core/image.h"
 #include "engine/core/log.h"
 #include "engine/profile/timing_log.h"
 #include "sim/common/backend.h"
+#include "sim/histopyramid/indexed_mesh.h"
+#include "sim/histopyramid/record_mesh.h"
 
 namespace meniscus {
 namespace {
 
 constexpr VkFormat kOutputFormat = VK_FORMAT_R8G8B8A8_UNORM;
+
+// The mesh of the level set the surface pass draws, from the same cube records it drew.
+void export_level_set_mesh(SceneRenderer& renderer, const std::filesystem::path& file) {
+  sim::levelset::LevelSetStage* level_set = renderer.composer().drawn_level_set();
+  const float iso = renderer.surface()->layers().front().iso;
+  const sim::CubeRecordSet& records = level_set->records(-iso);
+  const sim::IndexedMesh mesh = sim::extract_record_mesh(records, level_set->record_origin(), level_set->voxel_size());
+  sim::write_mesh(file, mesh);
+  std::printf("wrote %s (%zu vertices, %zu triangles, level set \"%s\")\n", file.c_str(), mesh.positions.size(),
+              mesh.triangles.size(), level_set->box().source.c_str());
+}
 
 }  // namespace
 
@@ -25,6 +40,12 @@ CaptureResult capture(const CaptureOptions& options) {
   if (options.height) scene.render.height = *options.height;
   check_scene_settings(scene);
   check_fluid_debug_flag(scene, options.fluid_debug);
+  if (options.export_mesh) {
+    const auto surface = read_surface_settings(scene, check_stages(scene));
+    if (!surface || !surface->stage)
+      throw InputError(scene.source.string() + ": --export-mesh needs a [pass.surface] drawing a level-set stage "
+                                               "(volume = \"stage:<name>\")");
+  }
   const VkExtent2D extent{scene.render.width, scene.render.height};
 
   Context context(ContextOptions{.validation = options.validation, .preferred_device = options.device});
@@ -70,6 +91,7 @@ CaptureResult capture(const CaptureOptions& options) {
   result.image = {extent.width, extent.height, std::vector<uint8_t>(readback.size())};
   std::memcpy(result.image.pixels.data(), readback.mapped(), readback.size());
   if (options.png) write_png(*options.png, result.image);
+  if (options.export_mesh) export_level_set_mesh(renderer, *options.export_mesh);
 
   write_timing_files(log, options.timings, context, scene, backend, extent, options.frames, options.warmup);
   result.validation_errors = context.validation_error_count();

@@ -27,6 +27,9 @@ struct CaptureOptions {
   std::vector<std::filesystem::path> timings;
   std::optional<std::filesystem::path> png;
   std::optional<std::filesystem::path> dump_graph;
+  // The last frame's level-set mesh (the surface pass's level-set stage, first layer), in the
+  // stage's world units.
+  std::optional<std::filesystem::path> export_mesh;
   std::string sim = "auto";
   std::string device;
   bool validation = kValidationByDefault;

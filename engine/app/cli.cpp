@@ -135,6 +135,13 @@ void parse_capture(Args& args, Command& command) {
   flags.push_back({"--frames", [](CaptureOptions& o, Args& a, std::string_view f) { o.frames = parse_count(f, a.value(f), 1); }});
   flags.push_back({"--warmup", [](CaptureOptions& o, Args& a, std::string_view f) { o.warmup = parse_count(f, a.value(f), 0); }});
   flags.push_back({"--png", [](CaptureOptions& o, Args& a, std::string_view f) { o.png = a.value(f); }});
+  flags.push_back({"--export-mesh", [](CaptureOptions& o, Args& a, std::string_view f) {
+                     o.export_mesh = a.value(f);
+                     const std::string ext = o.export_mesh->extension().string();
+                     if (ext != ".ply" && ext != ".obj")
+                       throw InputError("meniscus capture: " + std::string(f) + " '" + o.export_mesh->string() +
+                                        "': expected a .ply or .obj file");
+                   }});
   parse_flags(args, o, flags, "capture");
   // A capture that writes nothing would be wasted work: default to a PNG named after the scene.
   if (!o.png && o.timings.empty()) o.png = std::filesystem::path("out") / (o.scene.stem().string() + ".png");
@@ -266,7 +273,7 @@ std::string usage_text() {
          "                       [--fluid-debug none|depth|thickness|curvature|noise]\n"
          "  meniscus capture <scene> [--size WxH] [--png out.png] [--frames N] [--warmup W]\n"
          "                       [--timings FILE]... [--sim cpu|cuda|auto] [--device NAME]\n"
-         "                       [--validation|--no-validation] [--dump-graph out.dot]\n"
+         "                       [--validation|--no-validation] [--dump-graph out.dot] [--export-mesh frame.ply]\n"
          "                       [--fluid-debug none|depth|thickness|curvature|noise]\n"
          "  meniscus mesh <volume.nrrd|.nhdr|.vtk|levelset.vdb|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
          "                       [--sim cpu|vulkan|cuda] [--device NAME] [--validation]\n"

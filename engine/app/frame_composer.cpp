@@ -55,6 +55,9 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
   fluid_config_ = read_fluid_settings(scene, facts);
   if (fluid_config_) fluid_ = std::make_unique<passes::FluidRenderer>(context);
   split_ = read_split_settings(scene, facts);
+  std::vector<passes::SolidShape> solids;
+  for (const StageFacts& f : facts) solids.insert(solids.end(), f.solids.begin(), f.solids.end());
+  if (!solids.empty()) solids_ = std::make_unique<passes::SolidsPass>(context, std::move(solids));
 }
 
 void FrameComposer::prepare(uint32_t slot) {
@@ -76,8 +79,10 @@ bool FrameComposer::drawn_on(size_t stage, Side side) const {
 }
 
 passes::SceneTargets FrameComposer::add_view(graph::FrameGraph& graph, const FrameTarget& target, Side side,
-                                             graph::ImageHandle sky, graph::BufferHandle frame) {
-  passes::SceneTargets targets = background_.add(graph, target.extent, sky, frame);
+                                             graph::ImageHandle sky, graph::BufferHandle frame,
+                                             const passes::SunShadow* shadow) {
+  passes::SceneTargets targets = background_.add(graph, target.extent, sky, frame, shadow);
+  if (solids_) targets = solids_->add_opaque(graph, targets, sky, frame, *shadow);
   if (surface_ && (!surface_stage_ || drawn_on(*surface_stage_, side)))
     targets = surface_->add(graph, targets, sky, frame, target.slot);
 
@@ -100,6 +105,7 @@ passes::SceneTargets FrameComposer::add_view(graph::FrameGraph& graph, const Fra
     else
       targets = particles_.add(graph, targets, particles, count, sky, frame, particle_settings_);
   }
+  if (solids_) targets = solids_->add_glass(graph, targets, sky, frame);
   return targets;
 }
 
@@ -110,20 +116,23 @@ graph::ImageHandle FrameComposer::add(graph::FrameGraph& graph, const FrameTarge
   const graph::BufferHandle frame = graph.import_buffer(
       "frame.uniforms", {uniforms.handle(), uniforms.size(), graph::Access::HostWrite, graph::Access::HostWrite});
   const graph::ImageHandle sky = sky_.add(graph, frame);
+  std::optional<passes::SunShadow> shadow;
+  if (solids_) shadow = solids_->add_shadow(graph, frame);
+  const passes::SunShadow* sun_shadow = shadow ? &*shadow : nullptr;
   graph::ImageHandle color;
   if (split_) {
     graph::ImageHandle left, right;
     {
       const graph::NameScope scope(graph, "left");
-      left = add_view(graph, target, Side::Left, sky, frame).color;
+      left = add_view(graph, target, Side::Left, sky, frame, sun_shadow).color;
     }
     {
       const graph::NameScope scope(graph, "right");
-      right = add_view(graph, target, Side::Right, sky, frame).color;
+      right = add_view(graph, target, Side::Right, sky, frame, sun_shadow).color;
     }
     color = split_pass_.add(graph, left, right, split_->divider);
   } else {
-    color = add_view(graph, target, Side::Whole, sky, frame).color;
+    color = add_view(graph, target, Side::Whole, sky, frame, sun_shadow).color;
   }
   return tonemap_.add(graph, color, target.output, exposure);
 }

@@ -1,8 +1,10 @@
 #pragma once
 // Builds a frame's graph from the scene's passes and what its stages published: the one file
-// a new pass edits. Order within a view: background (sky and ground), the surface of a volume
-// or level set, each particle stage through the fluid chain or as impostors; then, for a split
-// scene, the two views side by side; then the tonemap, the overlay (UI) and a read-back.
+// a new pass edits. Once a frame: the sky and the solids' sun shadow map. Within a view:
+// background (sky and shadowed ground), opaque solids and the tank's far glass, the surface of
+// a volume or level set, each particle stage through the fluid chain or as impostors, the
+// tank's near glass; then, for a split scene, the two views side by side; then the tonemap
+// (the caller adds the overlay and a read-back).
 //
 // Every pass drawing a stage's output runs inside a name scope of that stage's name
 // (graph::NameScope), so a scene may hold several particle stages and a pass once per stage:
@@ -22,6 +24,7 @@
 #include "passes/fluid/fluid_renderer.h"
 #include "passes/particles/particles_pass.h"
 #include "passes/sky/sky_pass.h"
+#include "passes/solids/solids_pass.h"
 #include "passes/split/split_pass.h"
 #include "passes/surface/surface_pass.h"
 #include "passes/tonemap/tonemap_pass.h"
@@ -48,6 +51,12 @@ class FrameComposer {
   // Adds the scene's passes; returns the output image's last version.
   graph::ImageHandle add(graph::FrameGraph& graph, const FrameTarget& target, float exposure);
 
+  // The level-set stage the surface pass draws (its first visible layer's mesh is what
+  // `--export-mesh` writes), or null.
+  sim::levelset::LevelSetStage* drawn_level_set() const {
+    return surface_stage_ ? stages_.level_set(*surface_stage_) : nullptr;
+  }
+
   // Live settings the UI may change between frames.
   passes::ParticlesSettings& particle_settings() { return particle_settings_; }
   passes::FluidSettings* fluid_settings() { return fluid_ ? &fluid_config_->settings : nullptr; }
@@ -59,7 +68,7 @@ class FrameComposer {
   enum class Side { Whole, Left, Right };
   bool drawn_on(size_t stage, Side side) const;
   passes::SceneTargets add_view(graph::FrameGraph& graph, const FrameTarget& target, Side side, graph::ImageHandle sky,
-                                graph::BufferHandle frame);
+                                graph::BufferHandle frame, const passes::SunShadow* shadow);
 
   const Context& context_;
   StageSet& stages_;
@@ -74,6 +83,7 @@ class FrameComposer {
   passes::SplitPass split_pass_;
   std::unique_ptr<passes::SurfacePass> surface_;     // when the scene has [pass.surface]
   std::unique_ptr<passes::FluidRenderer> fluid_;     // when the scene has [pass.fluid]
+  std::unique_ptr<passes::SolidsPass> solids_;       // when a stage has solids (an SPH tank)
 };
 
 }  // namespace meniscus

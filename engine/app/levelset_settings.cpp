@@ -24,6 +24,7 @@ sim::levelset::LevelSetStageParams read_levelset_settings(const ParamTable& t, c
                               "\" has no bounded domain and particle radius to build a level set in (an \"sph\" stage has)");
     s.grid_min = *producer->bounds_min;
     s.grid_max = *producer->bounds_max;
+    s.particle_radius = producer->particle_radius;
     // One voxel per particle radius by default: two per particle spacing, as Zhu & Bridson.
     s.voxel_size = float(t.number("voxel_size", producer->particle_radius, 1e-5, 1e3));
     const glm::vec3 voxels = (s.grid_max - s.grid_min) / s.voxel_size;

@@ -5,6 +5,7 @@
 #include "engine/app/ballistic_settings.h"
 #include "engine/app/levelset_settings.h"
 #include "engine/app/sph_settings.h"
+#include "passes/solids/solids_of_sph.h"
 #include "sim/ballistic/ballistic_stage.h"
 #include "sim/levelset/levelset_stage.h"
 #include "sim/sph/sph_stage.h"
@@ -45,6 +46,7 @@ const std::vector<StageType>& stage_types() {
          facts.particle_radius = p.particle_radius;
          facts.bounds_min = glm::vec3(p.domain.min[0], p.domain.min[1], p.domain.min[2]);
          facts.bounds_max = glm::vec3(p.domain.max[0], p.domain.max[1], p.domain.max[2]);
+         facts.solids = passes::solids_of(p);
        },
        [](const StageConfig& c, const Scene&, std::span<const StageFacts>, const StageFacts&, sim::SimBackend backend,
           const Context& context) -> std::unique_ptr<sim::Stage> {

@@ -12,6 +12,7 @@
 #include <glm/glm.hpp>
 
 #include "engine/app/scene.h"
+#include "passes/solids/solid_shape.h"
 #include "sim/common/stage.h"
 
 namespace meniscus {
@@ -27,6 +28,7 @@ struct StageFacts {
   std::optional<size_t> input;    // index of the stage whose output this one consumes
   float particle_radius = 0.0f;   // particle stages that have one
   std::optional<glm::vec3> bounds_min, bounds_max;  // where its output can lie (an SPH domain)
+  std::vector<passes::SolidShape> solids;  // what the stage's particles collide with, drawn by the solids passes
 };
 
 // Reads every [[stage]] table in scene order (InputError naming the file, line and field: an

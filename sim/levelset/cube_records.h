@@ -14,9 +14,13 @@
 // tile is written exactly once, by the active tile of smallest key among those holding its
 // corners; cells whose corners all lie in missing tiles never straddle in a level set whose
 // band holds every voxel with |φ| < γ.
+#include <cstddef>
+#include <cstdint>
+
 #include <glm/glm.hpp>
 
 #include "sim/histopyramid/cube_record.h"
+#include "sim/histopyramid/cube_record_buffer.h"
 #include "sim/levelset/sorted_tile_list.h"
 
 namespace meniscus::sim::levelset {
@@ -28,6 +32,22 @@ namespace meniscus::sim::levelset {
 // records' 16-bit positions), naming `what`.
 void generate_cube_records(const SortedTileList& list, CubeRecordSet& out, float iso = 0.0f,
                            const char* what = "level set");
+
+// The same records written into the shared-buffer layout of cube_record_buffer.h: the header
+// at `buffer`, then the first min(needed, capacity) records in the order above; `needed` counts
+// them all. `buffer` holds cube_record_buffer_bytes(capacity) bytes; nothing beyond the written
+// records is touched. Throws as generate_cube_records does (the CUDA twin,
+// gpu_stl_records.h, flags what it cannot throw in the header instead).
+void write_cube_records(const SortedTileList& list, float iso, std::byte* buffer, uint32_t capacity,
+                        const char* what = "level set");
+
+// Throws the InputError naming `what` that a header written on the device stands for
+// (kCubeRecordsTooWide); returns for any other header, an overflowed one included (count <
+// needed is a frame drawn short, not an error).
+void check_cube_record_header(const CubeRecordHeader& header, const char* what = "level set");
+
+// Throws InputError naming `what` unless |iso| < gamma: records quantise φ - iso within the band.
+void require_iso_in_band(float iso, float gamma, const char* what);
 
 // The record position of base voxel `voxel` for a set whose origin is `origin`; InputError
 // naming `what` when it does not fit 16 bits per axis.

@@ -2,6 +2,7 @@
 #include "engine/core/error.h"
 #include "sim/levelset/gpu_stl_evolution.h"
 #include "sim/levelset/gpu_stl_list.h"
+#include "sim/levelset/gpu_stl_records.h"
 
 namespace meniscus::sim::levelset {
 namespace {
@@ -29,5 +30,7 @@ void GpuSortedTileList::synchronize() const { throw DeviceError(kNotBuilt); }
 
 GpuLevelSetEvolution::GpuLevelSetEvolution(GpuEvolutionParams params) : params_(params) { throw DeviceError(kNotBuilt); }
 float GpuLevelSetEvolution::step(GpuSortedTileList&, float, float) { throw DeviceError(kNotBuilt); }
+
+void write_cube_records(GpuSortedTileList&, float, void*, uint32_t, const char*) { throw DeviceError(kNotBuilt); }
 
 }  // namespace meniscus::sim::levelset

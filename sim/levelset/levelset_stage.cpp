@@ -8,6 +8,7 @@
 #include "sim/levelset/level_set_builder.h"
 #include "sim/levelset/levelset_stage_common.h"
 #include "sim/levelset/mesh_level_set.h"
+#include "sim/levelset/particle_level_set.h"
 #include "sim/levelset/velocity_field.h"
 #include "sim/reconstruct/reconstruction.h"
 
@@ -23,6 +24,18 @@ EvolutionParams evolution_params(const std::string& scheme, float mcf, float spe
 }
 
 std::string LevelSetStage::summary() const { return std::to_string(tiles()) + " tiles"; }
+
+ParticleLevelSetParams particle_level_set_params(const LevelSetStageParams& params) {
+  ParticleLevelSetParams p;
+  p.voxel_size = params.voxel_size;
+  p.particle_radius = params.particle_radius;
+  p.kernel_radius = params.kernel_radius;
+  p.smoothing_steps = params.steps_per_frame;
+  p.smoothing_alpha = params.mcf;
+  fit_particle_grid(p, params.grid_min, params.grid_max);
+  particle_grid_shape(p);  // checks the parameters (InputError naming the field)
+  return p;
+}
 
 InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
   InitialLevelSet out;
@@ -61,13 +74,13 @@ InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
                             float(r.frame.voxel_size(level)), "reconstructed level set", out.min_voxel);
     out.list = std::move(r.list);
   } else if (params.particles) {
-    // Rebuilt from the particles every frame, on the grid the parameters fix; the box is the
-    // grid's, so records land where the particles are.
-    const glm::ivec3 dims = glm::ivec3(glm::ceil((params.grid_max - params.grid_min) / params.voxel_size)) + 1;
-    out.list = std::make_unique<SortedTileList>(1.5f);
-    out.box.dims = glm::uvec3(dims);
-    out.box.spacing = glm::vec3(params.voxel_size);
-    out.box.origin = params.grid_min;
+    // Rebuilt from the particles every frame, on a grid over the producer's domain; the box is
+    // the grid's, so records land where the particles are.
+    const ParticleLevelSetParams grid = particle_level_set_params(params);
+    out.list = std::make_unique<SortedTileList>(grid.gamma);
+    out.box.dims = glm::uvec3(grid.voxels);
+    out.box.spacing = glm::vec3(grid.voxel_size);
+    out.box.origin = grid.origin;
     out.box.source = "level set from particles";
   } else {
     const TriangleMesh mesh = read_mesh(params.mesh);

@@ -35,11 +35,13 @@ struct LevelSetStageParams {
   int resolution = 128;  // mesh: voxels along its longest side
   int margin = 8;        // mesh: voxels of room around it
 
-  // particles: the voxel grid (voxel v at grid_origin + v * voxel_size, metres) and the box it
-  // is drawn in (the producer's domain).
+  // particles: the producer's domain (the voxel grid covers it, plus a margin), the voxel size
+  // and the particles' radius (metres), Zhu & Bridson's kernel radius R in particle spacings.
+  // mcf and steps_per_frame then smooth each rebuild by mean-curvature flow.
   float voxel_size = 0.01f;
   glm::vec3 grid_min{0.0f}, grid_max{1.0f};
-  float kernel_radius = 2.0f;  // in particle spacings (Zhu & Bridson's R)
+  float particle_radius = 0.005f;
+  float kernel_radius = 2.0f;
 
   float mcf = 1.0f;    // α, voxels² per unit time
   float speed = 0.0f;  // F, voxels per unit time (positive grows)

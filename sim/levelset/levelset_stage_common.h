@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "sim/levelset/levelset_stage.h"
+#include "sim/levelset/particle_level_set.h"
 #include "sim/levelset/sorted_tile_list.h"
 
 namespace meniscus::sim::levelset {
@@ -14,6 +15,10 @@ struct InitialLevelSet {
   glm::ivec3 min_voxel{0};  // the voxel at the box's origin
   EvolutionParams evolution;
 };
+
+// The particle builder's parameters for a level set from particles (InputError for a grid the
+// tile keys cannot hold).
+ParticleLevelSetParams particle_level_set_params(const LevelSetStageParams& params);
 
 // Reads the mesh or cloud, or sets up Enright's sphere (InputError naming the file).
 InitialLevelSet make_initial_level_set(const LevelSetStageParams& params);

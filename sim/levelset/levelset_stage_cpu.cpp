@@ -1,4 +1,9 @@
-// The level-set stage on the CPU: the SortedTileList evolved on TBB threads (evolution.h).
+// The level-set stage on the CPU: the SortedTileList evolved on TBB threads (evolution.h), or
+// rebuilt from a particle stage's frame (particle_level_set.h) and smoothed there.
+#include <optional>
+#include <span>
+
+#include "engine/interop/shared_buffer.h"
 #include "sim/levelset/levelset_stage_common.h"
 
 namespace meniscus::sim::levelset {
@@ -7,11 +12,16 @@ namespace {
 class CpuLevelSetStage final : public LevelSetStageBase {
  public:
   CpuLevelSetStage(const LevelSetStageParams& params, InitialLevelSet initial)
-      : LevelSetStageBase(params, std::move(initial)), evolution_(evolution_params_) {}
+      : LevelSetStageBase(params, std::move(initial)), evolution_(evolution_params_) {
+    if (params.particles) builder_.emplace(particle_level_set_params(params));
+  }
 
   SimBackend backend() const override { return SimBackend::Cpu; }
 
+  void consume(const ParticleInput& input) override { input_ = input; }
+
   void step(double dt) override {
+    if (builder_) return rebuild(dt);
     if (dt <= 0.0) return;
     int steps = 0;
     for (; steps < params_.steps_per_frame && list_->size() > 0; ++steps) time_ += evolution_.step(*list_, float(time_));
@@ -19,7 +29,20 @@ class CpuLevelSetStage final : public LevelSetStageBase {
   }
 
  private:
+  // The particles move only while time runs; the first frame builds even when paused.
+  void rebuild(double dt) {
+    if (dt <= 0.0 && built_) return;
+    const auto* particles = input_.buffer ? static_cast<const Particle*>(input_.buffer->host_pointer()) : nullptr;
+    builder_->build(*list_, std::span<const Particle>(particles, particles ? input_.count : 0));
+    time_ += dt;
+    built_ = true;
+    list_changed();
+  }
+
   LevelSetEvolution evolution_;
+  std::optional<ParticleLevelSetBuilder> builder_;
+  ParticleInput input_;
+  bool built_ = false;
 };
 
 }  // namespace

@@ -4,8 +4,10 @@
 // and the edge census of the mesh (closed and manifold, i.e. crack-free).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "engine/core/data_files.h"
 #include "engine/core/error.h"
@@ -158,6 +160,49 @@ TEST_CASE("levelset records: records of Lucy are watertight and match the brute-
                        << dense_bytes / 1e6 << " MB): " << dense_bytes / record_bytes << "x smaller, "
                        << mesh.triangles.size() << " triangles");
   CHECK(record_bytes < dense_bytes);
+}
+
+TEST_CASE("levelset records: write_cube_records lays out the shared buffer, header first, records up to capacity", "[levelset][records]") {
+  CHECK(cube_record_buffer_bytes(0) == 32);
+  CHECK(cube_record_buffer_bytes(1) == 48);  // 47 bytes, rounded up to whole words
+  CHECK(cube_record_buffer_bytes(4) == 92);
+  SortedTileList list(1.5f);
+  build_from_sdf(list, [](glm::vec3 p) { return glm::length(p - glm::vec3(10.3f, 9.8f, 10.1f)) - 6.0f; }, glm::ivec3(0),
+                 glm::ivec3(21));
+  CubeRecordSet set;
+  generate_cube_records(list, set, 0.3f);
+  const uint32_t needed = uint32_t(set.records.size());
+  REQUIRE(needed > 10);
+  for (const uint32_t capacity : {needed + 2, needed, needed / 2, 1u, 0u}) {
+    INFO("capacity " << capacity << " of " << needed);
+    std::vector<std::byte> buffer(cube_record_buffer_bytes(capacity), std::byte{0x5A});
+    write_cube_records(list, 0.3f, buffer.data(), capacity, "sphere");
+    CubeRecordHeader h;
+    std::memcpy(&h, buffer.data(), sizeof h);
+    CHECK(h.count == std::min(needed, capacity));
+    CHECK(h.needed == needed);
+    CHECK(glm::ivec3(h.origin[0], h.origin[1], h.origin[2]) == set.origin);
+    CHECK(h.gamma == 1.5f);
+    CHECK(h.iso == 0.3f);
+    CHECK(h.reserved == 0);
+    CHECK(std::memcmp(buffer.data() + kCubeRecordsOffset, set.records.data(), h.count * sizeof(CubeRecord)) == 0);
+    // Nothing past the records written: the rest of a buffer may still be the previous frame's.
+    const auto end = buffer.begin() + ptrdiff_t(kCubeRecordsOffset + h.count * sizeof(CubeRecord));
+    CHECK(std::all_of(end, buffer.end(), [](std::byte b) { return b == std::byte{0x5A}; }));
+    CHECK_NOTHROW(check_cube_record_header(h, "sphere"));  // a short frame is not an error
+  }
+  std::vector<std::byte> buffer(cube_record_buffer_bytes(8));
+  const SortedTileList empty(0.75f);
+  write_cube_records(empty, -0.5f, buffer.data(), 8);
+  CubeRecordHeader h;
+  std::memcpy(&h, buffer.data(), sizeof h);
+  CHECK((h.count == 0 && h.needed == 0 && h.origin[0] == 0 && h.origin[1] == 0 && h.origin[2] == 0));
+  CHECK((h.gamma == 0.75f && h.iso == -0.5f && h.reserved == 0));
+  CHECK_THROWS_WITH(write_cube_records(list, -1.5f, buffer.data(), 8, "sphere"), Catch::Contains("sphere") && Catch::Contains("band"));
+  // What the CUDA backend writes for a band too wide for 16-bit positions, as the CPU's error.
+  h.reserved = kCubeRecordsTooWide;
+  h.needed = 12;
+  CHECK_THROWS_WITH(check_cube_record_header(h, "wide.vdb"), Catch::Contains("wide.vdb") && Catch::Contains("16-bit"));
 }
 
 TEST_CASE("levelset records: records refuse positions beyond 16 bits and iso values outside the band", "[levelset][records][input]") {

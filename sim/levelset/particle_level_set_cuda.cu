@@ -1,0 +1,417 @@
+// GpuParticleLevelSetBuilder (particle_level_set_gpu.h): the CPU builder's steps as kernels on the
+// default stream, writing the GPU-STL's arrays directly. Per voxel the arithmetic is
+// particle_level_set_math.h's, in the CPU's order; the only reductions over many threads are
+// integer counts and ORs of flags, so nothing depends on the order threads run in. Compiled
+// without fused multiply-adds (CMakeLists.txt), as the CPU rounds.
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <string>
+
+#include "sim/common/cuda_launch.cuh"
+#include "sim/levelset/gpu_stl_evolution.h"
+#include "sim/levelset/gpu_stl_storage.cuh"
+#include "sim/levelset/particle_level_set_gpu.h"
+
+namespace meniscus::sim::levelset {
+
+using particle_grid::GridShape;
+using particle_grid::kNone;
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr int kWarp = 32;
+
+unsigned blocks_for(size_t threads) { return unsigned((threads + kBlock - 1) / kBlock); }
+
+// The six axis neighbours of a voxel, in seed_distance's order.
+__device__ inline void axis_step(int k, int& dx, int& dy, int& dz) {
+  const int axis = k >> 1, sign = (k & 1) ? 1 : -1;
+  dx = axis == 0 ? sign : 0;
+  dy = axis == 1 ? sign : 0;
+  dz = axis == 2 ? sign : 0;
+}
+
+// The list position of the tile holding voxel (x, y, z) of tile `c` (at position i), each in
+// [-1, 4], and the voxel's index there; kNone where that tile is not listed.
+__device__ inline uint32_t locate(const GridShape& g, const uint32_t* slot, uint32_t i, TileCoord c, int x, int y, int z,
+                                  int& voxel) {
+  const int dx = x < 0 ? -1 : x >= kTileSide ? 1 : 0, dy = y < 0 ? -1 : y >= kTileSide ? 1 : 0,
+            dz = z < 0 ? -1 : z >= kTileSide ? 1 : 0;
+  voxel = gpu::voxel_index(x - dx * kTileSide, y - dy * kTileSide, z - dz * kTileSide);
+  if (!dx && !dy && !dz) return i;
+  const int tx = c.x + dx, ty = c.y + dy, tz = c.z + dz;
+  return particle_grid::inside_tiles(g, tx, ty, tz) ? slot[particle_grid::dense_index(g, tx, ty, tz)] : kNone;
+}
+
+// Step 1: voxel-space positions, cells and their counts.
+__global__ void bin_particles(GridShape g, const Particle* particles, uint32_t n, float4* voxel, uint32_t* cell,
+                              uint32_t* counts, uint32_t* totals) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v[3];
+  if (!particle_grid::to_voxels(g, particles[i].position, v)) {
+    cell[i] = kNone;
+    atomicAdd(totals + 1, 1u);
+    return;
+  }
+  voxel[i] = make_float4(v[0], v[1], v[2], 0.0f);
+  const uint32_t c = particle_grid::dense_index(g, particle_grid::cell_of(v[0]), particle_grid::cell_of(v[1]),
+                                                particle_grid::cell_of(v[2]));
+  cell[i] = c;
+  atomicAdd(counts + c, 1u);
+}
+
+__global__ void scatter_particles(const uint32_t* cell, uint32_t n, uint32_t* cursor, uint32_t* order) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || cell[i] == kNone) return;
+  order[atomicAdd(cursor + cell[i], 1u)] = i;
+}
+
+// The scatter left each cell's slice in the order its atomics ran: sorted by particle index, as
+// the CPU sorts it, then the positions gathered in that order.
+__global__ void sort_cells(const uint32_t* cell_begin, uint32_t cells, uint32_t* order, const float4* voxel, float4* sorted) {
+  const uint32_t c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= cells) return;
+  const uint32_t begin = cell_begin[c], end = cell_begin[c + 1];
+  for (uint32_t k = begin + 1; k < end; ++k) {
+    const uint32_t value = order[k];
+    uint32_t j = k;
+    for (; j > begin && order[j - 1] > value; --j) order[j] = order[j - 1];
+    order[j] = value;
+  }
+  for (uint32_t k = begin; k < end; ++k) sorted[k] = voxel[order[k]];
+}
+
+// Step 2: every writer stores the same 1, so the marks do not depend on the order of threads.
+__global__ void mark_tiles(GridShape g, const uint32_t* cell_begin, const float4* sorted, uint32_t* member,
+                           unsigned char* evaluated) {
+  const uint32_t c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= particle_grid::tile_count(g)) return;
+  const uint32_t begin = cell_begin[c], end = cell_begin[c + 1];
+  if (begin == end) return;
+  float lo[3] = {sorted[begin].x, sorted[begin].y, sorted[begin].z}, hi[3] = {lo[0], lo[1], lo[2]};
+  for (uint32_t k = begin + 1; k < end; ++k) {
+    const float p[3] = {sorted[k].x, sorted[k].y, sorted[k].z};
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = p[a] < lo[a] ? p[a] : lo[a];  // glm::min's rule
+      hi[a] = hi[a] < p[a] ? p[a] : hi[a];
+    }
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    const float reach = pass == 0 ? g.member_reach : g.evaluate_reach;
+    int from[3], to[3];
+    for (int a = 0; a < 3; ++a) particle_grid::tiles_within(lo[a], hi[a], reach, g.tiles[a], from[a], to[a]);
+    for (int z = from[2]; z <= to[2]; ++z)
+      for (int y = from[1]; y <= to[1]; ++y)
+        for (int x = from[0]; x <= to[0]; ++x) {
+          const uint32_t t = particle_grid::dense_index(g, x, y, z);
+          if (pass == 0) member[t] = 1u;
+          else evaluated[t] = 1;
+        }
+  }
+}
+
+// The list in dense (= key) order with ids 0, 1, ...; `slot` becomes the dense map from tile to
+// list position (kNone: not listed). Its last entry, the total, was copied out before.
+__global__ void list_entries(GridShape g, const uint32_t* member, uint32_t* slot, TileEntry* active) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= particle_grid::tile_count(g)) return;
+  if (!member[t]) {
+    slot[t] = kNone;
+    return;
+  }
+  const uint32_t row = uint32_t(g.tiles[0]), slab = row * uint32_t(g.tiles[1]);
+  const TileCoord c{int32_t(t % row), int32_t(t / row % uint32_t(g.tiles[1])), int32_t(t / slab)};
+  active[slot[t]] = {key_of(c), slot[t]};
+}
+
+__global__ void empty_pool(float* values, uint32_t* activity, uint32_t* border, uint32_t* free_stack, float gamma) {
+  values[threadIdx.x] = gamma;
+  if (threadIdx.x == 0) {
+    activity[0] = border[0] = 0;
+    free_stack[0] = 0;
+  }
+}
+
+// Step 3: a tile a block, a voxel a thread, the particles of the cells around in the CPU's order.
+__global__ void __launch_bounds__(kTileVoxels)
+    evaluate_tiles(GridShape g, const TileEntry* active, const unsigned char* evaluated, const uint32_t* cell_begin,
+                   const float4* sorted, float* values) {
+  const uint32_t i = blockIdx.x;
+  const int v = threadIdx.x;
+  const TileCoord c = coord_of(active[i].key);
+  float* out = values + size_t(i) * kTileVoxels + v;
+  if (!evaluated[particle_grid::dense_index(g, c.x, c.y, c.z)]) {
+    *out = g.outside;
+    return;
+  }
+  const int x = c.x * kTileSide + (v & 3), y = c.y * kTileSide + (v >> 2 & 3), z = c.z * kTileSide + (v >> 4);
+  const float fx = float(x), fy = float(y), fz = float(z);
+  particle_grid::KernelSum sum;
+  const int z0 = max(c.z - g.cells_below, 0), z1 = min(c.z + g.cells_above, g.tiles[2] - 1);
+  const int y0 = max(c.y - g.cells_below, 0), y1 = min(c.y + g.cells_above, g.tiles[1] - 1);
+  const int x0 = max(c.x - g.cells_below, 0), x1 = min(c.x + g.cells_above, g.tiles[0] - 1);
+  for (int cz = z0; cz <= z1; ++cz)
+    for (int cy = y0; cy <= y1; ++cy)
+      for (int cx = x0; cx <= x1; ++cx) {
+        const uint32_t cell = particle_grid::dense_index(g, cx, cy, cz);
+        const uint32_t end = cell_begin[cell + 1];
+        for (uint32_t k = cell_begin[cell]; k < end; ++k) {
+          const float4 p = sorted[k];
+          const float dz = p.z - fz, dy = p.y - fy;
+          const float dzy2 = dz * dz + dy * dy;
+          particle_grid::accumulate(sum, p.x - fx, dy, dz, dzy2, g.inverse_kernel_radius_squared);
+        }
+      }
+  *out = particle_grid::zhu_bridson_phi(sum, g);
+}
+
+// Whether any thread of the (64-thread) block holds `flag`.
+__device__ inline bool block_any(bool flag, bool* warp_flags) {
+  const bool warp = __any_sync(gpu::kFullMask, flag);
+  if ((threadIdx.x & (kWarp - 1)) == 0) warp_flags[threadIdx.x / kWarp] = warp;
+  __syncthreads();
+  return warp_flags[0] || warp_flags[1];
+}
+
+// Step 4a: the seeds, and which tiles hold one.
+__global__ void __launch_bounds__(kTileVoxels) seed_tiles(GridShape g, const TileEntry* active, const uint32_t* slot,
+                                                          const float* values, float* seed, float* sweep, uint32_t* interface) {
+  __shared__ bool warp_flags[kTileVoxels / kWarp];
+  const uint32_t i = blockIdx.x;
+  const int v = threadIdx.x;
+  const TileCoord c = coord_of(active[i].key);
+  const float phi = values[size_t(i) * kTileVoxels + v];
+  float around[6];
+  for (int k = 0; k < 6; ++k) {
+    int dx, dy, dz, voxel;
+    axis_step(k, dx, dy, dz);
+    const uint32_t j = locate(g, slot, i, c, (v & 3) + dx, (v >> 2 & 3) + dy, (v >> 4) + dz, voxel);
+    around[k] = j == kNone ? g.outside : values[size_t(j) * kTileVoxels + voxel];
+  }
+  const float s = particle_grid::signed_seed(phi, particle_grid::seed_distance(phi, around, g.cap));
+  seed[size_t(i) * kTileVoxels + v] = s;
+  sweep[size_t(i) * kTileVoxels + v] = fabsf(s);
+  const bool crossed = block_any(fabsf(s) < g.cap, warp_flags);
+  if (v == 0) interface[i] = crossed;
+}
+
+// Step 4b: the tiles within near_reach rings of a seeded tile are swept.
+__global__ void mark_near(GridShape g, const TileEntry* active, uint32_t n, const uint32_t* slot, const uint32_t* interface,
+                          uint32_t* near) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const TileCoord c = coord_of(active[i].key);
+  const int k = g.near_reach;
+  bool found = false;
+  for (int dz = -k; dz <= k && !found; ++dz)
+    for (int dy = -k; dy <= k && !found; ++dy)
+      for (int dx = -k; dx <= k && !found; ++dx) {
+        const int x = c.x + dx, y = c.y + dy, z = c.z + dz;
+        if (!particle_grid::inside_tiles(g, x, y, z)) continue;
+        const uint32_t j = slot[particle_grid::dense_index(g, x, y, z)];
+        found = j != kNone && interface[j];
+      }
+  near[i] = found;
+}
+
+// Step 4c: one Jacobi sweep from `from` into `to` over the swept tiles.
+__global__ void __launch_bounds__(kTileVoxels)
+    sweep_tiles(GridShape g, const TileEntry* active, const uint32_t* slot, const uint32_t* near, const float* seed,
+                const float* from, float* to) {
+  const uint32_t i = blockIdx.x;
+  if (!near[i]) return;  // the whole block
+  const int v = threadIdx.x;
+  const TileCoord c = coord_of(active[i].key);
+  float around[6];
+  for (int k = 0; k < 6; ++k) {
+    int dx, dy, dz, voxel;
+    axis_step(k, dx, dy, dz);
+    const uint32_t j = locate(g, slot, i, c, (v & 3) + dx, (v >> 2 & 3) + dy, (v >> 4) + dz, voxel);
+    around[k] = j == kNone || !near[j] ? g.cap : from[size_t(j) * kTileVoxels + voxel];
+  }
+  const size_t at = size_t(i) * kTileVoxels + v;
+  to[at] = particle_grid::sweep_value(seed[at], from[at], around, g.cap);
+}
+
+// Step 4d: band values and the tiles' flags (update_flags: warp ORs, then the two warps).
+__global__ void __launch_bounds__(kTileVoxels) finish_tiles(GridShape g, gpu::ListView list, const uint32_t* near,
+                                                            const float* seed, const float* sweep, bool in_tiles) {
+  __shared__ uint2 warp_flags[kTileVoxels / kWarp];
+  const uint32_t i = blockIdx.x;
+  const int v = threadIdx.x;
+  const size_t at = size_t(i) * kTileVoxels + v;
+  const float distance = !near[i] ? fabsf(seed[at]) : in_tiles ? list.values[at] : sweep[at];
+  const float phi = particle_grid::band_value(seed[at], distance, g.gamma);
+  list.values[at] = phi;
+  uint2 flags = gpu::voxel_flags(phi, g.gamma, v);
+  flags.x = __reduce_or_sync(gpu::kFullMask, flags.x);
+  flags.y = __reduce_or_sync(gpu::kFullMask, flags.y);
+  if ((v & (kWarp - 1)) == 0) warp_flags[v / kWarp] = flags;
+  __syncthreads();
+  if (v == 0) {
+    list.activity[i] = warp_flags[0].x | warp_flags[1].x;
+    list.border[i] = warp_flags[0].y | warp_flags[1].y;
+  }
+}
+
+// Step 5's aftermath: tiles manage() created beyond the marked ones are outside (+γ).
+__global__ void __launch_bounds__(kTileVoxels) repair_created(GridShape g, gpu::ListView list, const uint32_t* slot) {
+  const TileEntry e = list.active[blockIdx.x];
+  const TileCoord c = coord_of(e.key);
+  if (particle_grid::inside_tiles(g, c.x, c.y, c.z) && slot[particle_grid::dense_index(g, c.x, c.y, c.z)] != kNone) return;
+  list.values[size_t(e.id) * kTileVoxels + threadIdx.x] = list.gamma;
+  if (threadIdx.x == 0) list.activity[e.id] = list.border[e.id] = 0;
+}
+
+template <class T>
+void reserve(DeviceArray<T>& array, size_t n, const char* what) {
+  try {
+    array.reserve(std::max<size_t>(n, 1));
+  } catch (const DeviceError& error) {
+    cudaGetLastError();  // out of memory is not sticky
+    throw DeviceError(std::string("GPU particle level set: the ") + what + " needs " + std::to_string(n * sizeof(T)) +
+                      " bytes of GPU memory that the device cannot give (" + error.what() + ")");
+  }
+}
+
+template <class In, class Out>
+void exclusive_sum(DeviceArray<unsigned char>& temp, In in, Out out, size_t items) {
+  size_t bytes = 0;
+  MENISCUS_SIM_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, (long long)items));
+  reserve(temp, bytes, "prefix-sum scratch");
+  MENISCUS_SIM_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in, out, (long long)items));
+}
+
+}  // namespace
+
+struct GpuParticleLevelSetScratch {
+  DeviceArray<float4> voxel, sorted;           // per particle
+  DeviceArray<uint32_t> cell, order;           // per particle
+  DeviceArray<uint32_t> counts, cell_begin, cursor, member, slot;  // per dense tile (+1)
+  DeviceArray<unsigned char> evaluated;        // per dense tile
+  DeviceArray<uint32_t> totals;                // marked tiles, dropped particles
+  DeviceArray<float> seed, sweep;              // per listed voxel
+  DeviceArray<uint32_t> interface, near;       // per listed tile
+  DeviceArray<unsigned char> scan_temp;
+  std::unique_ptr<GpuLevelSetEvolution> smoothing;
+};
+
+GpuParticleLevelSetBuilder::GpuParticleLevelSetBuilder(const ParticleLevelSetParams& params)
+    : params_(params), shape_(particle_grid_shape(params)), scratch_(std::make_unique<GpuParticleLevelSetScratch>()) {
+  std::string why;
+  if (!cuda_device_answers(&why)) throw DeviceError("GPU particle level set: " + why);
+  scratch_->smoothing = std::make_unique<GpuLevelSetEvolution>(smoothing_evolution(params));
+}
+
+GpuParticleLevelSetBuilder::~GpuParticleLevelSetBuilder() = default;
+
+ParticleLevelSetStats GpuParticleLevelSetBuilder::build(GpuSortedTileList& list, const Particle* device_particles,
+                                                        uint32_t count) {
+  GpuParticleLevelSetScratch& s = *scratch_;
+  const GridShape g = shape_;
+  const uint32_t tiles = particle_grid::tile_count(g);
+
+  // Step 1.
+  reserve(s.voxel, count, "particle positions");
+  reserve(s.sorted, count, "sorted particle positions");
+  reserve(s.cell, count, "particle cells");
+  reserve(s.order, count, "particle order");
+  reserve(s.counts, size_t(tiles) + 1, "cell counts");
+  reserve(s.cell_begin, size_t(tiles) + 1, "cell offsets");
+  reserve(s.cursor, tiles, "cell cursors");
+  reserve(s.member, size_t(tiles) + 1, "tile marks");
+  reserve(s.slot, size_t(tiles) + 1, "tile slots");
+  reserve(s.evaluated, tiles, "tile marks");
+  reserve(s.totals, 2, "totals");
+  MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.counts.get(), 0, sizeof(uint32_t) * (size_t(tiles) + 1)));
+  MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.member.get(), 0, sizeof(uint32_t) * (size_t(tiles) + 1)));
+  MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.evaluated.get(), 0, tiles));
+  MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.totals.get(), 0, 2 * sizeof(uint32_t)));
+  if (count) {
+    launch<bin_particles>({blocks_for(count), kBlock}, g, device_particles, count, s.voxel.get(), s.cell.get(), s.counts.get(),
+                          s.totals.get());
+    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  }
+  exclusive_sum(s.scan_temp, s.counts.get(), s.cell_begin.get(), size_t(tiles) + 1);
+  MENISCUS_SIM_CUDA_CHECK(
+      cudaMemcpyAsync(s.cursor.get(), s.cell_begin.get(), sizeof(uint32_t) * tiles, cudaMemcpyDeviceToDevice));
+  if (count) {
+    launch<scatter_particles>({blocks_for(count), kBlock}, s.cell.get(), count, s.cursor.get(), s.order.get());
+    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  }
+  launch<sort_cells>({blocks_for(tiles), kBlock}, s.cell_begin.get(), tiles, s.order.get(), s.voxel.get(), s.sorted.get());
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+
+  // Step 2, and the one read-back of the build: how many tiles the list gets.
+  launch<mark_tiles>({blocks_for(tiles), kBlock}, g, s.cell_begin.get(), s.sorted.get(), s.member.get(), s.evaluated.get());
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  exclusive_sum(s.scan_temp, s.member.get(), s.slot.get(), size_t(tiles) + 1);
+  MENISCUS_SIM_CUDA_CHECK(cudaMemcpyAsync(s.totals.get(), s.slot.get() + tiles, sizeof(uint32_t), cudaMemcpyDeviceToDevice));
+  uint32_t totals[2];
+  MENISCUS_SIM_CUDA_CHECK(cudaMemcpy(totals, s.totals.get(), sizeof totals, cudaMemcpyDeviceToHost));
+  const uint32_t n = totals[0];
+  ParticleLevelSetStats stats;
+  stats.dropped = totals[1];
+  stats.particles = count - totals[1];
+  stats.marked_tiles = n;
+
+  // The list as the CPU's SortedTileList(γ, n) followed by insert() leaves it: ids 0..n-1 in key
+  // order, an empty free stack (or, with nothing marked, one free slot of +γ).
+  GpuStlStorage& st = list.storage();
+  const uint32_t capacity = std::max(n, 1u);
+  device_reserve(st.active, capacity, 0, capacity, "active list");
+  device_reserve(st.values, size_t(capacity) * kTileVoxels, 0, capacity, "tile pool");
+  device_reserve(st.activity, capacity, 0, capacity, "activity flags");
+  device_reserve(st.border, capacity, 0, capacity, "border flags");
+  device_reserve(st.free_stack, capacity, 0, capacity, "free stack");
+  st.gamma = g.gamma;
+  st.size = n;
+  st.capacity = capacity;
+  st.free_count = n ? 0 : 1;
+  launch<list_entries>({blocks_for(tiles), kBlock}, g, s.member.get(), s.slot.get(), st.active.get());
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  if (n == 0) {
+    launch<empty_pool>({1, kTileVoxels}, st.values.get(), st.activity.get(), st.border.get(), st.free_stack.get(), g.gamma);
+    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  } else {
+    // Steps 3 and 4.
+    const size_t voxels = size_t(n) * kTileVoxels;
+    reserve(s.seed, voxels, "seeds");
+    reserve(s.sweep, voxels, "sweep buffer");
+    reserve(s.interface, n, "interface flags");
+    reserve(s.near, n, "sweep flags");
+    launch<evaluate_tiles>({n, kTileVoxels}, g, st.active.get(), s.evaluated.get(), s.cell_begin.get(), s.sorted.get(),
+                           st.values.get());
+    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+    launch<seed_tiles>({n, kTileVoxels}, g, st.active.get(), s.slot.get(), st.values.get(), s.seed.get(), s.sweep.get(),
+                       s.interface.get());
+    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+    launch<mark_near>({blocks_for(n), kBlock}, g, st.active.get(), n, s.slot.get(), s.interface.get(), s.near.get());
+    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+    for (int k = 0; k < g.sweeps; ++k) {
+      const bool from_scratch = k % 2 == 0;
+      float* from = from_scratch ? s.sweep.get() : st.values.get();
+      float* to = from_scratch ? st.values.get() : s.sweep.get();
+      launch<sweep_tiles>({n, kTileVoxels}, g, st.active.get(), s.slot.get(), s.near.get(), s.seed.get(), from, to);
+      MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+    }
+    launch<finish_tiles>({n, kTileVoxels}, g, st.view(), s.near.get(), s.seed.get(), s.sweep.get(), g.sweeps % 2 == 1);
+    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  }
+
+  // Step 5.
+  stats.management = list.manage();
+  if (st.size) {
+    launch<repair_created>({st.size, kTileVoxels}, g, st.view(), s.slot.get());
+    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  }
+
+  // Step 6.
+  for (int k = 0; k < params_.smoothing_steps; ++k) s.smoothing->step(list, 0.0f, 1.0f);
+  return stats;
+}
+
+}  // namespace meniscus::sim::levelset

@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build --parallel "$(nproc)" --target meniscus
-exec build/meniscus run scenes/particles.toml "$@"
+exec build/meniscus run scenes/dam_break.toml "$@"

@@ -1,5 +1,8 @@
 #include "engine/app/run_window.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -20,7 +23,7 @@
 namespace meniscus {
 namespace {
 
-constexpr uint32_t kHeadlessFrames = 120;
+constexpr uint32_t kHeadlessFrames = 60;  // one second of scene time: the dam break's surge mid-tank
 
 int run_headless(const RunOptions& options) {
   log::info("no display: running headless (a PNG of the last frame is written to out/)");
@@ -107,6 +110,8 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
         ImGui::SliderFloat((layer.name + " iso").c_str(), &layer.iso, range.x, range.y);
       }
     }
+    if (float* divider = renderer.composer().split_divider())
+      ImGui::SliderFloat("divider (or drag the line)", divider, 0.0f, 1.0f);
     ImGui::SliderFloat("exposure", &scene.render.exposure, 0.05f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
     bool changed = ImGui::SliderFloat("sun intensity", &scene.environment.sun_intensity, 0.0f, 20.0f);
     changed |= ImGui::SliderFloat3("sun direction", &scene.environment.sun_direction.x, -1.0f, 1.0f);
@@ -121,7 +126,15 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
   ImGui::End();
 }
 
-CameraInput read_input(Window& window, const UiOverlay& ui, double dt, glm::dvec2& last_cursor) {
+// A split scene's divider follows the mouse while the left button, pressed within a few pixels
+// of it, stays down; any other left drag orbits the camera.
+struct DividerDrag {
+  bool active = false;
+  bool was_pressed = false;
+};
+
+CameraInput read_input(Window& window, const UiOverlay& ui, double dt, glm::dvec2& last_cursor, float* divider,
+                       DividerDrag& drag) {
   CameraInput input;
   input.dt = static_cast<float>(dt);
   GLFWwindow* w = window.handle();
@@ -130,8 +143,17 @@ CameraInput read_input(Window& window, const UiOverlay& ui, double dt, glm::dvec
   const glm::dvec2 delta = cursor - last_cursor;
   last_cursor = cursor;
   const float scroll = window.take_scroll();
-  if (!ui.wants_mouse()) {
-    if (glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) input.rotate = glm::vec2(delta);
+  const bool pressed = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+  int width = 0, height = 0;
+  glfwGetWindowSize(w, &width, &height);
+  if (!pressed) drag.active = false;
+  if (pressed && !drag.was_pressed && divider && !ui.wants_mouse() && width > 0)
+    drag.active = std::abs(cursor.x - double(*divider) * width) <= 6.0;
+  drag.was_pressed = pressed;
+  if (drag.active) {
+    *divider = float(std::clamp(cursor.x / std::max(width, 1), 0.0, 1.0));
+  } else if (!ui.wants_mouse()) {
+    if (pressed) input.rotate = glm::vec2(delta);
     input.zoom = scroll;
   }
   if (!ui.wants_keyboard()) {
@@ -177,6 +199,7 @@ int run_interactive(const RunOptions& options) {
   double frame_ms = 0.0;
   glm::dvec2 cursor{0.0};
   glfwGetCursorPos(window.handle(), &cursor.x, &cursor.y);
+  DividerDrag divider_drag;
   uint32_t presented = 0;
   while (!window.should_close() && (!options.frames || presented < *options.frames)) {
     window.poll_events();
@@ -184,7 +207,7 @@ int run_interactive(const RunOptions& options) {
     const double dt = std::chrono::duration<double>(now - last).count();
     last = now;
     frame_ms = 0.9 * frame_ms + 0.1 * dt * 1000.0;
-    renderer.camera().update(read_input(window, ui, dt, cursor));
+    renderer.camera().update(read_input(window, ui, dt, cursor, renderer.composer().split_divider(), divider_drag));
 
     AcquiredImage image;
     if (!window.acquire(renderer.next_slot(), image)) continue;

@@ -44,6 +44,21 @@ TEST_CASE("the default scene loads", "[scene]") {
   CHECK(read_particles_settings(scene).radius == Approx(0.03f));
 }
 
+TEST_CASE("the showcase default (tools/setup-and-run.sh) is a fluid in its tank through the curvature-flow chain",
+          "[scene]") {
+  std::ifstream script(std::filesystem::path(MENISCUS_SOURCE_DIR) / "tools/setup-and-run.sh");
+  const std::string text((std::istreambuf_iterator<char>(script)), std::istreambuf_iterator<char>());
+  REQUIRE(text.find("scenes/dam_break.toml") != std::string::npos);
+  const Scene scene = load_scene(std::filesystem::path(MENISCUS_SOURCE_DIR) / "scenes/dam_break.toml");
+  const std::vector<StageFacts> stages = check_stages(scene);
+  REQUIRE(stages.size() == 1);
+  CHECK(stages[0].type == "sph");
+  CHECK_FALSE(stages[0].solids.empty());  // the tank is drawn
+  const auto fluid = read_fluid_settings(scene, stages);
+  REQUIRE(fluid);
+  CHECK(fluid->settings.filter == passes::FluidFilter::CurvatureFlow);
+}
+
 TEST_CASE("absent optional sections take documented defaults", "[scene]") {
   const Scene scene = load_scene(write_scene("minimal.toml", "name = \"minimal\"\n"));
   CHECK(scene.render.frames_in_flight == 2);

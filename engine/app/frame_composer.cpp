@@ -1,9 +1,12 @@
 #include "engine/app/frame_composer.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include "engine/core/error.h"
+#include "engine/interop/shared_buffer.h"
+#include "sim/levelset/cube_records.h"
 #include "sim/histopyramid/volume_io.h"
 
 namespace meniscus {
@@ -48,6 +51,8 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
       surface_ = std::make_unique<passes::SurfacePass>(context, level_set.box(), settings,
                                                        passes::SurfaceSource::CubeRecords, frames_in_flight);
       surface_->set_range({-0.99f * gamma, 0.99f * gamma});
+      record_buffers_.resize(frames_in_flight);
+      for (auto& slot : record_buffers_) slot.resize(surface->settings.layers.size());
     } else {
       surface_ = std::make_unique<passes::SurfacePass>(context, sim::load_volume(surface->volume), surface->settings);
     }
@@ -60,14 +65,46 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
   if (!solids.empty()) solids_ = std::make_unique<passes::SolidsPass>(context, std::move(solids));
 }
 
+void FrameComposer::grow(RecordBuffer& records, uint32_t needed, const sim::levelset::LevelSetStage& level_set) {
+  // Room to spare: an evolving surface changes its size a little every frame.
+  records.capacity = std::max<uint32_t>(needed + needed / 4, 4096);
+  const SharedMemory kind = level_set.backend() == sim::SimBackend::Cuda ? SharedMemory::Cuda : SharedMemory::Host;
+  records.buffer = std::make_unique<SharedBuffer>(context_, sim::cube_record_buffer_bytes(records.capacity), kind,
+                                                  "surface.records");
+}
+
 void FrameComposer::prepare(uint32_t slot) {
   if (!surface_stage_ || !surface_) return;
   sim::levelset::LevelSetStage& level_set = *stages_.level_set(*surface_stage_);
-  // Every frame, into this slot's buffer: the records (cached by the stage while the level set
-  // and the iso value stay put), never a volume.
   for (size_t i = 0; i < surface_->layers().size(); ++i) {
-    const sim::CubeRecordSet& records = level_set.records(-surface_->layers()[i].iso);
-    surface_->update_records(slot, i, records, level_set.record_origin(), level_set.voxel_size());
+    RecordBuffer& records = record_buffers_[slot][i];
+    const float phi_iso = -surface_->layers()[i].iso;  // layers are on -φ (inside positive, as a scan's)
+    // The device's records: what the slot's last frame needed is known once its fence passed.
+    if (const auto header = surface_->last_record_header(slot, i)) {
+      sim::levelset::check_cube_record_header(*header, level_set.box().source.c_str());
+      if (header->needed > records.capacity) grow(records, header->needed, level_set);
+    }
+    if (!records.buffer) grow(records, uint32_t(std::min<size_t>(level_set.tiles() * 16, UINT32_MAX / 2)), level_set);
+    // The host's records: known at once, so written again when they did not fit.
+    if (const auto needed = level_set.write_records(*records.buffer, records.capacity, phi_iso); needed && *needed > records.capacity) {
+      grow(records, *needed, level_set);
+      level_set.write_records(*records.buffer, records.capacity, phi_iso);
+    }
+    const SharedBuffer& shared = *records.buffer;
+    surface_->use_record_buffer(slot, i, {shared.buffer(), shared.size(), records.capacity, shared.kind() == SharedMemory::Cuda},
+                                level_set.voxel0(), level_set.voxel_size());
+  }
+}
+
+void FrameComposer::add_waits(std::vector<VkSemaphoreSubmitInfo>& waits) const {
+  if (!surface_stage_) return;
+  if (const auto w = stages_.level_set(*surface_stage_)->gpu_wait()) {
+    VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    wait.semaphore = w->semaphore;
+    wait.value = w->value;
+    // The records are read by the pyramid's compute passes, a copy and the draw's vertex shader.
+    wait.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    waits.push_back(wait);
   }
 }
 

@@ -45,9 +45,11 @@ class FrameComposer {
   FrameComposer(const Context& context, const Scene& scene, StageSet& stages, VkFormat output_format,
                 uint32_t frames_in_flight);
 
-  // Before recording `slot`'s frame (its previous frame has completed): what the passes take
-  // from the stages by upload (a level set's cube records).
+  // Before recording `slot`'s frame (its previous frame has completed): has the drawn level set
+  // publish its cube records into the slot's shared buffers, growing them when they overflowed.
   void prepare(uint32_t slot);
+  // The timeline waits the submission of `slot`'s frame needs for what prepare() published.
+  void add_waits(std::vector<VkSemaphoreSubmitInfo>& waits) const;
   // Adds the scene's passes; returns the output image's last version.
   graph::ImageHandle add(graph::FrameGraph& graph, const FrameTarget& target, float exposure);
 
@@ -66,6 +68,12 @@ class FrameComposer {
 
  private:
   enum class Side { Whole, Left, Right };
+  // A surface layer's cube records for one frame slot, as the level set publishes them.
+  struct RecordBuffer {
+    std::unique_ptr<SharedBuffer> buffer;
+    uint32_t capacity = 0;
+  };
+  void grow(RecordBuffer& records, uint32_t needed, const sim::levelset::LevelSetStage& level_set);
   bool drawn_on(size_t stage, Side side) const;
   passes::SceneTargets add_view(graph::FrameGraph& graph, const FrameTarget& target, Side side, graph::ImageHandle sky,
                                 graph::BufferHandle frame, const passes::SunShadow* shadow);
@@ -76,6 +84,7 @@ class FrameComposer {
   std::optional<FluidConfig> fluid_config_;
   std::optional<SplitConfig> split_;
   std::optional<size_t> surface_stage_;  // the level-set stage the surface pass draws
+  std::vector<std::vector<RecordBuffer>> record_buffers_;  // [slot][layer]
   passes::SkyPass sky_;
   passes::BackgroundPass background_;
   passes::ParticlesPass particles_;

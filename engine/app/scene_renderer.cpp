@@ -162,6 +162,7 @@ void SceneRenderer::render(const OutputImage& output, const FrameSync& sync, dou
     waits.push_back(wait);
   }
   stages_->add_waits(index, waits);
+  composer_->add_waits(waits);
   VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
   signal.semaphore = sync.signal;
   signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;

@@ -57,9 +57,9 @@ const std::vector<StageType>& stage_types() {
          read_levelset_settings(c.params, scene, producer_of(facts, earlier));
        },
        [](const StageConfig& c, const Scene& scene, std::span<const StageFacts> earlier, const StageFacts& facts,
-          sim::SimBackend backend, const Context&) -> std::unique_ptr<sim::Stage> {
+          sim::SimBackend backend, const Context& context) -> std::unique_ptr<sim::Stage> {
          return sim::levelset::make_levelset_stage(read_levelset_settings(c.params, scene, producer_of(facts, earlier)),
-                                                   backend);
+                                                   backend, context);
        }},
   };
   return types;

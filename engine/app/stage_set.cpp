@@ -48,7 +48,7 @@ std::vector<profile::StageSample> StageSet::advance(uint32_t slot, double dt) {
     const auto start = Clock::now();
     if (const auto& input = stages_[i].facts.input) {
       const sim::ParticleStage& producer = *particles(*input);
-      stage.consume({buffers[*input].get(), producer.count(), producer.particle_radius()});
+      stage.consume({&producer, buffers[*input].get(), producer.count(), producer.particle_radius()});
     }
     stage.step(dt);
     if (sim::ParticleStage* p = particles(i)) {
@@ -73,7 +73,8 @@ void StageSet::add_waits(uint32_t slot, std::vector<VkSemaphoreSubmitInfo>& wait
       VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
       wait.semaphore = w->semaphore;
       wait.value = w->value;
-      wait.stageMask = VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT;
+      // Passes read the particles from vertex and compute shaders, and copies: wait for all.
+      wait.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
       waits.push_back(wait);
     }
   }

@@ -62,9 +62,10 @@ SurfacePass::SurfacePass(const Context& context, const sim::Volume& volume, cons
   for (int row = 0; row < 3; ++row)
     model_rows_[row] = glm::vec4(linear[0][row], linear[1][row], linear[2][row], translation[row]);
   for (const SurfaceLayer& layer : settings.layers) {
-    if (source == SurfaceSource::CubeRecords)
+    if (source == SurfaceSource::CubeRecords) {
       record_pyramids_.push_back(std::make_unique<GpuRecordPyramid>(context, frames_in_flight, "surface." + layer.name));
-    else
+      bound_records_.emplace_back(frames_in_flight);
+    } else
       pyramids_.push_back(std::make_unique<GpuHistoPyramid>(context, volume, volume.origin, volume.spacing, "surface." + layer.name));
   }
 }
@@ -74,6 +75,27 @@ SurfacePass::~SurfacePass() { vkDestroySampler(context_.device(), sampler_, null
 void SurfacePass::update_records(uint32_t slot, size_t layer, const sim::CubeRecordSet& set, glm::vec3 origin,
                                  float voxel_size) {
   record_pyramids_.at(layer)->upload(slot, set, origin, voxel_size);
+  bound_records_.at(layer).at(slot).reset();
+}
+
+void SurfacePass::use_record_buffer(uint32_t slot, size_t layer, const RecordBuffer& records, glm::vec3 voxel0,
+                                    float voxel_size) {
+  bound_records_.at(layer).at(slot) = BoundRecords{records, voxel0, voxel_size, true};
+}
+
+std::optional<PyramidOutputs> SurfacePass::add_pyramid(graph::FrameGraph& graph, size_t layer, uint32_t slot) {
+  if (source_ != SurfaceSource::CubeRecords) return pyramids_[layer]->add(graph, settings_.layers[layer].iso);
+  std::optional<BoundRecords>& bound = bound_records_[layer].at(slot);
+  if (!bound) return record_pyramids_[layer]->add(graph, slot);
+  const RecordBuffer& b = bound->buffer;
+  // The import's name is scoped per view; the memory is the same, read-only here.
+  const graph::Access produced = b.written_on_device ? graph::Access::None : graph::Access::HostWrite;
+  const graph::BufferHandle records =
+      graph.import_buffer("surface." + settings_.layers[layer].name + ".records", {b.buffer, b.size, produced, produced});
+  const PyramidOutputs pyramid =
+      record_pyramids_[layer]->add(graph, slot, {records, b.capacity, bound->voxel0, bound->voxel_size, bound->header_due});
+  bound->header_due = false;
+  return pyramid;
 }
 
 void SurfacePass::update_volume(const sim::Volume& volume) {
@@ -90,9 +112,7 @@ SceneTargets SurfacePass::add(graph::FrameGraph& graph, const SceneTargets& targ
       const SurfaceLayer& layer = settings_.layers[i];
       if (!layer.visible || (layer.opacity < 1.0f) != blended) continue;
       // Either pyramid: its three buffers (bindings 0-2), its draw arguments, its push constants.
-      const std::optional<PyramidOutputs> pyramid = source_ == SurfaceSource::CubeRecords
-                                                        ? record_pyramids_[i]->add(graph, slot)
-                                                        : pyramids_[i]->add(graph, layer.iso);
+      const std::optional<PyramidOutputs> pyramid = add_pyramid(graph, i, slot);
       if (!pyramid) continue;  // no records: nothing crosses this frame
       const std::array<graph::BufferHandle, 3> sources{pyramid->source, pyramid->pyramid, pyramid->tables};
       const graph::BufferHandle indirect = pyramid->indirect;

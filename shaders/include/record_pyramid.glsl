@@ -1,23 +1,36 @@
 // A 1D HistoPyramid over cube records (Jalba et al. 2013 §3.4 records, Dyken et al. 2008 §3
 // pyramid), shared by the build, extraction and drawing shaders. Mirrors the CPU reference
 // sim/histopyramid/record_mesh.cpp:
-//  - `record_words`: the records as the CPU packed them, 15 bytes each, read as a byte stream
-//    (sim/histopyramid/cube_record.h: uint16 x, y, z; case; 8 quantised corner values);
+//  - `record_words`: a record buffer as sim/histopyramid/cube_record_buffer.h lays it out, the
+//    32-byte CubeRecordHeader then 15-byte records (cube_record.h: uint16 x, y, z; case; 8
+//    quantised corner values) read as a byte stream. The record count, the origin voxel and γ
+//    come from the header, not the push constants: on the CUDA backend the host never learns
+//    them in time, so whoever wrote the records says how many there are;
 //  - level 0 holds the vertex count of records 4i..4i+3 in texel i (a uvec4), level l + 1 the
 //    sums of four texels of level l, up to a single texel; all levels in one buffer, level 0
-//    first; levels past the last record read as 0;
+//    first. The levels are sized for the buffer's capacity, and records past the header's count
+//    read as 0, so the draw's vertex count never leaves the GPU;
 //  - `mc_tables`: per case the triangle count at [c * 37], then 36 edge ids.
 // Push constants: 64 bytes, so the draw can add its own 64 within lavapipe's 128-byte limit.
 
 layout(push_constant) uniform RecordPyramidParams {
-  uvec4 counts;     // x = record count, y = level count, z = level being built (reduce)
-  vec4 placement;   // xyz = position of record position (0, 0, 0); w = voxel size
-  vec4 decode;      // x = value of one code step (γ / 128)
-  vec4 unused;
+  uvec4 counts;     // x = records the levels are sized for (>= 1), y = level count,
+                    // z = level being built (reduce), w = the buffer's capacity in records
+  vec4 placement;   // xyz = position of voxel (0, 0, 0); w = voxel size
+  vec4 unused[2];
 #ifdef RECORD_PYRAMID_PUSH_EXTRA
   RECORD_PYRAMID_PUSH_EXTRA  // a stage's own push constants after these 64 bytes
 #endif
 } rp;
+
+// CubeRecordHeader, word by word: count, needed, origin[3], gamma, iso, reserved.
+const uint kRecordsOffset = 32u;
+// A writer never sets count above its capacity, but the shaders must not read past the buffer
+// whatever the header says.
+uint record_count() { return min(record_words[0], rp.counts.w); }
+ivec3 record_origin_voxel() { return ivec3(record_words[2], record_words[3], record_words[4]); }
+// 1 / 128 is a power of two: the product is exact, as the CPU's γ / 128 is (a division may not be).
+float code_step() { return uintBitsToFloat(record_words[5]) * 0.0078125; }
 
 uint texels_at(uint level) {
   uint t = (rp.counts.x + 3u) / 4u;
@@ -34,7 +47,7 @@ uint level_offset(uint level) {
 }
 
 uint record_byte(uint record, uint k) {
-  uint b = record * 15u + k;
+  uint b = kRecordsOffset + record * 15u + k;
   return (record_words[b >> 2] >> ((b & 3u) * 8u)) & 0xFFu;
 }
 uint record_case(uint record) { return record_byte(record, 6u); }
@@ -45,7 +58,7 @@ uvec3 record_position(uint record) {
 // Code q stands for the bin (q, q + 1] of value / step; decoded to its centre, never 0.
 float record_value(uint record, uint corner) {
   int code = int(record_byte(record, 7u + corner) << 24) >> 24;
-  return (float(code) + 0.5) * rp.decode.x;
+  return (float(code) + 0.5) * code_step();
 }
 
 uint case_vertices(uint mc_case) { return 3u * mc_tables[mc_case * 37u]; }
@@ -93,7 +106,9 @@ void emit_vertex(uint key, out vec3 position, out vec3 normal, out uint record, 
   float t = f[a] / (f[a] - f[a | (1u << axis)]);
   vec3 step_along = vec3(0.0);
   step_along[axis] = t;
-  position = rp.placement.xyz + rp.placement.w * (vec3(record_position(record) + corner_offset(a)) + step_along);
+  // Record position (0, 0, 0) first, as the CPU reference is handed it.
+  vec3 record_origin = rp.placement.xyz + vec3(record_origin_voxel()) * rp.placement.w;
+  position = record_origin + rp.placement.w * (vec3(record_position(record) + corner_offset(a)) + step_along);
   vec3 g = trilinear_gradient(f, vec3(corner_offset(a)) + step_along);
   normal = length(g) > 0.0 ? normalize(g) : vec3(0.0, 0.0, 1.0);
 }

@@ -96,6 +96,10 @@ class BallisticCuda : public ParticleStage {
     written_ = value_;
   }
 
+  void order_after_write(void* cuda_stream) const override {
+    if (written_ != 0) timeline_.cuda_wait(written_, cuda_stream);
+  }
+
   std::optional<GpuWait> gpu_wait(const SharedBuffer&) const override {
     if (written_ == 0) return std::nullopt;  // nothing written yet
     return GpuWait{timeline_.handle(), written_};

@@ -30,6 +30,10 @@ class ParticleStage : public Stage {
     (void)target;
     return std::nullopt;
   }
+  // For CUDA stages: makes later work on `cuda_stream` (a cudaStream_t; null: the legacy
+  // default stream) wait for the last write(), so that another CUDA stage reads the published
+  // particles in stream order, with no host wait.
+  virtual void order_after_write(void* cuda_stream) const { (void)cuda_stream; }
   // For CUDA stages: a timeline value the submission reading `target` signals when it has
   // finished reading ("done reading"). Asking for it is a promise to submit that signal: the
   // stage's next write() makes its stream wait for the value before overwriting. A renderer

@@ -47,7 +47,9 @@ struct StageControl {
 // Another stage's particles as published for this frame: `buffer` holds `count` sim::Particle
 // records, written by the producer's write() before the consumer's step(). The buffer's kind
 // matches the scene's backend (host memory for the CPU, CUDA-imported memory for CUDA).
+class ParticleStage;
 struct ParticleInput {
+  const ParticleStage* producer = nullptr;  // a CUDA consumer orders its stream after the producer's write
   const SharedBuffer* buffer = nullptr;
   size_t count = 0;
   float particle_radius = 0.0f;  // the producer's particle radius, when it has one

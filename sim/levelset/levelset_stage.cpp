@@ -104,6 +104,7 @@ LevelSetStageBase::LevelSetStageBase(const LevelSetStageParams& params, InitialL
 
 const CubeRecordSet& LevelSetStageBase::records(float phi_iso) {
   if (records_current_ && records_.iso == phi_iso) return records_;
+  sync_host_list();
   generate_cube_records(*list_, records_, phi_iso, box_.source.c_str());
   records_current_ = true;
   return records_;
@@ -113,9 +114,10 @@ glm::vec3 LevelSetStageBase::record_origin() const {
   return box_.origin + glm::vec3(records_.origin - min_voxel_) * box_.spacing;
 }
 
-std::unique_ptr<LevelSetStage> make_levelset_stage(const LevelSetStageParams& params, SimBackend backend) {
+std::unique_ptr<LevelSetStage> make_levelset_stage(const LevelSetStageParams& params, SimBackend backend,
+                                                   const Context& context) {
   InitialLevelSet initial = make_initial_level_set(params);
-  if (backend == SimBackend::Cuda) return make_levelset_cuda(params, std::move(initial));
+  if (backend == SimBackend::Cuda) return make_levelset_cuda(params, std::move(initial), context);
   return make_levelset_cpu(params, std::move(initial));
 }
 

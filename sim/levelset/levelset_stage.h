@@ -12,14 +12,20 @@
 // SortedTileList, CUDA the GPU-STL (gpu_stl_evolution.h).
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <glm/glm.hpp>
 
 #include "sim/common/stage.h"
+#include "sim/histopyramid/cube_record_buffer.h"
 #include "sim/histopyramid/cube_record.h"
 #include "sim/histopyramid/volume.h"
 #include "sim/levelset/evolution.h"
+
+namespace meniscus {
+class Context;
+}
 
 namespace meniscus::sim::levelset {
 
@@ -61,19 +67,33 @@ class LevelSetStage : public Stage {
   // The box the level set is drawn in, in world units: placement only (dims, origin, spacing;
   // no values).
   virtual const Volume& box() const = 0;
-  // The current frame's cube records of the surface φ = phi_iso (|phi_iso| < γ), regenerated
-  // only after a step or for another iso value.
-  virtual const CubeRecordSet& records(float phi_iso) = 0;
-  // Record position p of records() lies at record_origin() + voxel_size() * p, in box units.
-  virtual glm::vec3 record_origin() const = 0;
+  // Publishes the frame's cube records of φ = phi_iso (|phi_iso| < γ) into `target`, in the
+  // layout of sim/histopyramid/cube_record_buffer.h with room for `capacity` records: the CPU
+  // backend writes host memory and returns the records needed (the caller grows the buffer and
+  // writes again when they did not fit); CUDA writes on the device with no read-back, returns
+  // nothing, and the submission reading `target` waits for gpu_wait(). The caller guarantees
+  // that no GPU work still reads `target` (its frame slot's fence has passed).
+  virtual std::optional<uint32_t> write_records(SharedBuffer& target, uint32_t capacity, float phi_iso) = 0;
+  virtual std::optional<GpuWait> gpu_wait() const { return std::nullopt; }
+  // Where voxel (0, 0, 0) of the level set's grid lies, in box units: a record at position p of
+  // a buffer whose header holds origin o lies at voxel0() + voxel_size() * (o + p).
+  virtual glm::vec3 voxel0() const = 0;
   float voxel_size() const { return box().spacing.x; }
+
+  // The current cube records on the host (for exports and tests, not the frame's hot path: the
+  // CUDA backend downloads its list for them). Record position p lies at record_origin() +
+  // voxel_size() * p, in box units.
+  virtual const CubeRecordSet& records(float phi_iso) = 0;
+  virtual glm::vec3 record_origin() const = 0;
   virtual float gamma() const = 0;
   virtual size_t tiles() const = 0;
   virtual double time() const = 0;
 };
 
 // Builds the initial level set (InputError naming the file for a bad mesh or cloud) on
-// `backend`; CUDA throws DeviceError when no device answers.
-std::unique_ptr<LevelSetStage> make_levelset_stage(const LevelSetStageParams& params, SimBackend backend);
+// `backend`; CUDA throws DeviceError when no device answers. `context` is the Vulkan device the
+// CUDA backend's timeline is shared with.
+std::unique_ptr<LevelSetStage> make_levelset_stage(const LevelSetStageParams& params, SimBackend backend,
+                                                   const Context& context);
 
 }  // namespace meniscus::sim::levelset

@@ -30,6 +30,7 @@ class LevelSetStageBase : public LevelSetStage {
   const Volume& box() const override { return box_; }
   const CubeRecordSet& records(float phi_iso) override;
   glm::vec3 record_origin() const override;
+  glm::vec3 voxel0() const override { return box_.origin - glm::vec3(min_voxel_) * box_.spacing; }
   float gamma() const override { return list_->gamma(); }
   size_t tiles() const override { return list_->size(); }
   double time() const override { return time_; }
@@ -37,6 +38,8 @@ class LevelSetStageBase : public LevelSetStage {
  protected:
   // The host list changed: the records of the next records() call are made afresh.
   void list_changed() { records_current_ = false; }
+  // Brings the host list up to date before records() reads it (CUDA: a download).
+  virtual void sync_host_list() {}
 
   LevelSetStageParams params_;
   std::unique_ptr<SortedTileList> list_;
@@ -51,6 +54,7 @@ class LevelSetStageBase : public LevelSetStage {
 };
 
 std::unique_ptr<LevelSetStage> make_levelset_cpu(const LevelSetStageParams& params, InitialLevelSet initial);
-std::unique_ptr<LevelSetStage> make_levelset_cuda(const LevelSetStageParams& params, InitialLevelSet initial);
+std::unique_ptr<LevelSetStage> make_levelset_cuda(const LevelSetStageParams& params, InitialLevelSet initial,
+                                                  const Context& context);
 
 }  // namespace meniscus::sim::levelset

@@ -1,9 +1,11 @@
 // The level-set stage on the CPU: the SortedTileList evolved on TBB threads (evolution.h), or
 // rebuilt from a particle stage's frame (particle_level_set.h) and smoothed there.
+#include <cstring>
 #include <optional>
 #include <span>
 
 #include "engine/interop/shared_buffer.h"
+#include "sim/levelset/cube_records.h"
 #include "sim/levelset/levelset_stage_common.h"
 
 namespace meniscus::sim::levelset {
@@ -19,6 +21,13 @@ class CpuLevelSetStage final : public LevelSetStageBase {
   SimBackend backend() const override { return SimBackend::Cpu; }
 
   void consume(const ParticleInput& input) override { input_ = input; }
+
+  std::optional<uint32_t> write_records(SharedBuffer& target, uint32_t capacity, float phi_iso) override {
+    write_cube_records(*list_, phi_iso, static_cast<std::byte*>(target.host_pointer()), capacity, box().source.c_str());
+    CubeRecordHeader header;
+    std::memcpy(&header, target.host_pointer(), sizeof(header));
+    return header.needed;
+  }
 
   void step(double dt) override {
     if (builder_) return rebuild(dt);

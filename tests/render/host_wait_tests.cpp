@@ -114,6 +114,16 @@ TEST_CASE("an SPH scene through the fluid chain waits only for its frame fences"
                                                    "[pass.fluid]\nradius = 0.008\nfoam = true"));
 }
 
+TEST_CASE("two_surfaces (a level set rebuilt from the particles, its records in shared buffers) waits only for its frame fences",
+          "[render][host_waits]") {
+  check_one_fence_per_frame(testing::write_variant("tests/render/scenes/dam_break_small.toml", "host_waits_two_surfaces",
+                                                   "[[stage]]\ntype = \"levelset\"\nname = \"surface\"\nparticles = \"sph\"\n"
+                                                   "[pass.split]\nleft = \"sph\"\nright = \"surface\"\n"
+                                                   "[pass.fluid]\nstage = \"sph\"\n"
+                                                   "[pass.surface]\nvolume = \"stage:surface\"\n"
+                                                   "[[pass.surface.layer]]\nname = \"water\"\niso = 0.0\n"));
+}
+
 TEST_CASE("a ballistic scene waits only for its frame fences", "[render][host_waits]") {
   check_one_fence_per_frame(std::filesystem::path(MENISCUS_SOURCE_DIR) / "tests/render/scenes/impostor_depth.toml");
 }

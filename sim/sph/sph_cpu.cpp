@@ -38,7 +38,7 @@ void permute(std::vector<T>& values, const std::vector<uint32_t>& order, std::ve
   values.swap(scratch);
 }
 
-std::string where(double time) { return "sph (cpu) at t = " + std::to_string(time) + " s: "; }
+std::string where(double time) { return sph::where("sph (cpu)", time); }
 
 }  // namespace
 
@@ -64,6 +64,9 @@ void SphCpu::reset() {
   pending_ = 0.0;
   indexed_ = 0;
   stats_ = {};
+  planner_.reset();
+  outcomes_.clear();
+  recorded_ = sph::initial_outcome(velocity_);
 }
 
 std::vector<StageControl> SphCpu::controls() {
@@ -95,11 +98,17 @@ sph::Arrays SphCpu::arrays() {
 void SphCpu::step(double dt) {
   stats_.substeps = 0;
   sph::refresh_constants(params_, setup_.constants);
-  sph::advance_frame(
-      params_, dt, pending_, [&] { return max_speed(); }, [&](float h) { substep(h); }, [&] { return where(time_); });
+  if (outcomes_.size() >= size_t(sph::kPlanLag)) {
+    recorded_ = outcomes_.front();
+    outcomes_.pop_front();
+  }
+  const sph::FramePlan plan = planner_.plan(params_, dt, time_, pending_, recorded_, "sph (cpu)");
+  density_most_ = divergence_most_ = -1;
+  for (const float h : plan.substeps) substep(h, plan);
+  outcomes_.push_back({time_, max_speed(), density_most_, divergence_most_});
 }
 
-void SphCpu::substep(float dt) {
+void SphCpu::substep(float dt, const sph::FramePlan& plan) {
   const uint32_t n = uint32_t(position_.size());
   if (n > 0) {
     sort_particles();
@@ -108,10 +117,14 @@ void SphCpu::substep(float dt) {
     const sph::Arrays a = arrays();
     for_each_particle(n, [&](uint32_t i) { sph::compute_density_and_factor(c, a, i); });
     previous_velocity_ = velocity_;
-    if (params_.divergence_solve)
-      stats_.divergence_iterations = solve(sph::predict_divergence, params_.divergence_tolerance, 1, dt);
+    if (params_.divergence_solve) {
+      stats_.divergence_iterations =
+          solve(sph::predict_divergence, params_.divergence_tolerance, 1, plan.divergence_budget, dt);
+      divergence_most_ = std::max(divergence_most_, stats_.divergence_iterations);
+    }
     apply_non_pressure_forces(dt);
-    stats_.density_iterations = solve(sph::predict_density, params_.density_tolerance, 2, dt);
+    stats_.density_iterations = solve(sph::predict_density, params_.density_tolerance, 2, plan.density_budget, dt);
+    density_most_ = std::max(density_most_, stats_.density_iterations);
     stats_.density_error = float(mean_error());
     integrate(dt);
   }
@@ -200,21 +213,26 @@ void SphCpu::find_neighbours() {
 }
 
 // DFSPH's solver loop (Bender & Koschier 2017, Algorithms 2 and 3): predict, then correct the
-// velocities until the mean error is below tolerance.
+// velocities until the mean error is below tolerance, for at most `budget` iterations (the
+// frame's plan, at most max_iterations).
 int SphCpu::solve(void (*predict)(const sph::Constants&, const sph::Arrays&, uint32_t, float), float tolerance,
-                  int min_iterations, float dt) {
+                  int min_iterations, int budget, float dt) {
   const sph::Constants& c = setup_.constants;
   const sph::Arrays a = arrays();
   const uint32_t n = a.count;
   for_each_particle(n, [&](uint32_t i) { predict(c, a, i, dt); });
   int iterations = 0;
-  while ((iterations < min_iterations || mean_error() > tolerance) && iterations < params_.max_iterations) {
+  for (;;) {
+    const bool converged = !(iterations < min_iterations || mean_error() > tolerance);
+    if (converged || iterations >= budget) {
+      if (!converged) ++stats_.unconverged;
+      return iterations;
+    }
     // Velocity changes read only positions and kappas, so updating v in place is safe.
     for_each_particle(n, [&](uint32_t i) { velocity_[i] += sph::pressure_velocity_change(a, i, dt); });
     for_each_particle(n, [&](uint32_t i) { predict(c, a, i, dt); });
     ++iterations;
   }
-  return iterations;
 }
 
 void SphCpu::apply_non_pressure_forces(float dt) {

@@ -2,9 +2,11 @@
 // CPU backend of the SPH stage: DFSPH with TBB over particles. The reference for the CUDA
 // backend, and deterministic: every reduction has a fixed shape and the cell sort is made
 // order-independent, so a seed gives bit-identical runs whatever the thread count.
+#include <deque>
 #include <vector>
 
 #include "sim/sph/sph_cell_sort.h"
+#include "sim/sph/sph_frame_plan.h"
 #include "sim/sph/sph_setup.h"
 #include "sim/sph/sph_stage.h"
 
@@ -16,6 +18,7 @@ class SphCpu : public SphStage {
 
   SimBackend backend() const override { return SimBackend::Cpu; }
   size_t count() const override { return position_.size(); }
+  float particle_radius() const override { return params_.particle_radius; }
   size_t capacity() const override { return setup_.capacity; }
   void step(double dt) override;
   void write(SharedBuffer& target) override;
@@ -29,11 +32,11 @@ class SphCpu : public SphStage {
   const sph::Constants& constants() const { return setup_.constants; }
 
  private:
-  void substep(float dt);
+  void substep(float dt, const sph::FramePlan& plan);
   void sort_particles();
   void find_neighbours();
   int solve(void (*predict)(const sph::Constants&, const sph::Arrays&, uint32_t, float), float tolerance,
-            int min_iterations, float dt);
+            int min_iterations, int budget, float dt);
   void apply_non_pressure_forces(float dt);
   void integrate(float dt);
   void emit_and_remove(float dt);
@@ -61,6 +64,12 @@ class SphCpu : public SphStage {
   double time_ = 0.0;
   double pending_ = 0.0;  // fixed-step mode: simulated time not yet covered by whole steps
   SphStats stats_;
+
+  // Planning as the CUDA backend does (sph_frame_plan.h): frames' outcomes wait kPlanLag frames.
+  sph::FramePlanner planner_;
+  std::deque<sph::FrameOutcome> outcomes_;
+  sph::FrameOutcome recorded_;  // what the next plan uses until a newer outcome is due
+  int density_most_ = -1, divergence_most_ = -1;  // in the frame being stepped
 };
 
 }  // namespace meniscus::sim

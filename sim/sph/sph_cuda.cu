@@ -1,464 +1,327 @@
+// The CUDA SPH stage: its lifetime, its frames and their records, publishing (see
+// sph_cuda_stage.cuh for the whole and for what the other two files hold).
 #include "sim/sph/sph_cuda.h"
 
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
+#include <cub/block/block_reduce.cuh>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <string>
 
 #include "engine/core/context.h"
 #include "engine/core/error.h"
-#include "sim/common/cuda_launch.cuh"
-#include "sim/common/cuda_support.cuh"
 #include "engine/interop/cuda_device.h"
 #include "engine/interop/shared_buffer.h"
-#include "engine/interop/timeline.h"
-#include "engine/profile/cuda_event_timer.h"
+#include "sim/common/cuda_launch.cuh"
 #include "sim/common/simulation_error.h"
-#include "sim/sph/sph_cuda_kernels.cuh"
-#include "sim/sph/sph_removal.h"
-#include "sim/sph/sph_setup.h"
+#include "sim/sph/sph_cuda_stage.cuh"
 
 namespace meniscus::sim {
+
+namespace sph::cuda {
 namespace {
 
-using sph::Vec3;
-namespace k = sph::cuda;
-
-#define SPH_CUDA_CHECK(call) MENISCUS_SIM_CUDA_CHECK(call)
-
-
-class SphCuda : public SphStage {
- public:
-  // `context` null: headless (tests, benchmark), publishing to host-visible buffers only.
-  SphCuda(const SphParams& params, const Context* context)
-      : params_(params), scene_radius_(params.particle_radius), setup_(sph::prepare(params)), emitters_(params) {
-    if (context) timeline_ = std::make_unique<TimelineSemaphore>(*context, /*cuda_shared=*/true);
-    SPH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    reset();
-  }
-
-  ~SphCuda() override {
-    // A pending "done reading" wait that the renderer never signals would hang here: asking
-    // for gpu_done_reading() is a promise to submit it (see ParticleStage).
-    if (stream_) {
-      cudaStreamSynchronize(stream_);
-      cudaStreamDestroy(stream_);
-    }
-  }
-
-  SimBackend backend() const override { return SimBackend::Cuda; }
-  size_t count() const override { return count_; }
-  size_t capacity() const override { return setup_.capacity; }
-  double time() const override { return time_; }
-  const SphStats& stats() const override { return stats_; }
-
-  // Also the constructor's second half: sizes every array for the (possibly new) capacity and
-  // grid, and uploads the static boundary.
-  void reset() override {
-    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    setup_ = sph::prepare(params_);
-    emitters_ = sph::EmitterSchedule(params_);
-    const size_t cap = std::max<size_t>(1, setup_.capacity), cells = setup_.grid.cells();
-    for (auto* a : {&position_, &velocity_, &previous_velocity_, &acceleration_, &normal_, &vec_scratch_}) a->reserve(cap);
-    for (auto* a : {&density_, &factor_, &kappa_, &error_, &agitation_, &float_scratch_}) a->reserve(cap);
-    for (auto* a : {&id_, &key_, &order_, &uint_scratch_}) a->reserve(cap);
-    neighbour_begin_.reserve(cap + 1);
-    boundary_begin_.reserve(cap + 1);
-    fluid_cells_.reserve(cells + 1);
-    cursor_.reserve(cells);
-    rank_.reserve(cells);
-    boundary_cells_.reserve(cells + 1);
-    const size_t samples = std::max<size_t>(1, setup_.boundary.position.size());
-    boundary_position_.reserve(samples);
-    boundary_volume_.reserve(samples);
-    counters_.reserve(4);
-    reduction_.reserve(1);
-    contacts_.reserve(1);
-    upload(rank_.get(), setup_.rank.data(), cells);
-    upload(boundary_position_.get(), setup_.boundary.position.data(), setup_.boundary.position.size());
-    upload(boundary_volume_.get(), setup_.boundary.volume.data(), setup_.boundary.volume.size());
-    sort_by_cells(boundary_position_.get(), uint32_t(setup_.boundary.position.size()), boundary_cells_);
-
-    count_ = 0;
-    append(setup_.position, setup_.velocity);
-    time_ = 0.0;
-    pending_ = 0.0;
-    indexed_ = false;
-    stats_ = {};
-  }
-
-  std::vector<StageControl> controls() override {
-    return sph::stage_controls(params_, scene_radius_, emitters_);
-  }
-
-  void step(double dt) override {
-    stats_.substeps = 0;
-    sph::refresh_constants(params_, setup_.constants);
-    timer_.begin(stream_);
-    sph::advance_frame(
-        params_, dt, pending_, [&] { return max_speed(); }, [&](float h) { substep(h); }, [&] { return where(); });
-    timer_.end(stream_);
-    last_ms_ = timer_.elapsed_ms();
-  }
-
-  std::optional<double> device_ms() const override { return last_ms_; }
-
-  void write(SharedBuffer& target) override {
-    if (target.size() < count_ * sizeof(Particle)) throw DeviceError("sph (cuda): shared buffer too small");
-    if (target.kind() == SharedMemory::Host) {  // headless, or a renderer without CUDA interop
-      if (!target.host_pointer()) throw DeviceError("sph (cuda): shared buffer is neither CUDA-shared nor host-visible");
-      const std::vector<Particle> all = particles();
-      std::copy(all.begin(), all.end(), static_cast<Particle*>(target.host_pointer()));
-      return;
-    }
-    if (!timeline_) throw DeviceError("sph (cuda): a CUDA-shared target needs the stage made with a Vulkan context");
-    if (reading_ != 0) timeline_->cuda_wait(reading_, stream_);
-    reading_ = 0;
-    publish(static_cast<Particle*>(target.cuda_pointer()));
-    // "written" and "done reading" alternate on one timeline, each signalled only after the
-    // one before it was waited for, so values stay increasing.
-    timeline_->cuda_signal(++value_, stream_);
-    written_ = value_;
-  }
-
-  std::optional<GpuWait> gpu_wait(const SharedBuffer& target) const override {
-    if (written_ == 0 || target.kind() != SharedMemory::Cuda) return std::nullopt;
-    return GpuWait{timeline_->handle(), written_};
-  }
-
-  std::optional<GpuWait> gpu_done_reading(const SharedBuffer& target) override {
-    if (written_ == 0 || target.kind() != SharedMemory::Cuda) return std::nullopt;
-    if (reading_ == 0) reading_ = ++value_;
-    return GpuWait{timeline_->handle(), reading_};
-  }
-
-  std::vector<Particle> particles() const override {
-    DeviceArray<Particle> out;
-    out.reserve(std::max<uint32_t>(1, count_));
-    const_cast<SphCuda*>(this)->publish(out.get());
-    std::vector<Particle> host(count_);
-    SPH_CUDA_CHECK(cudaMemcpyAsync(host.data(), out.get(), sizeof(Particle) * count_, cudaMemcpyDeviceToHost, stream_));
-    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return host;
-  }
-
- private:
-  template <class T>
-  void upload(T* device, const T* host, size_t n) {
-    if (n) SPH_CUDA_CHECK(cudaMemcpyAsync(device, host, sizeof(T) * n, cudaMemcpyHostToDevice, stream_));
-  }
-  template <class T>
-  std::vector<T> download(const T* device, size_t n) const {
-    std::vector<T> host(n);
-    if (n) SPH_CUDA_CHECK(cudaMemcpyAsync(host.data(), device, sizeof(T) * n, cudaMemcpyDeviceToHost, stream_));
-    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return host;
-  }
-
-  std::string where() const { return "sph (cuda) at t = " + std::to_string(time_) + " s: "; }
-
-  void publish(Particle* out) {
-    if (count_ == 0) return;
-    launch<k::publish>({k::blocks(count_), k::kBlock, 0, stream_}, position_.get(), velocity_.get(), density_.get(),
-                       agitation_.get(), id_.get(), count_, params_.rest_density, out);
-    SPH_CUDA_CHECK(cudaGetLastError());
-  }
-
-  // CUB's temporary storage, grown on demand (CUB allocates nothing itself).
-  void* temp(size_t bytes) {
-    temp_.reserve(std::max<size_t>(bytes, 1));
-    return temp_.get();
-  }
-
-  // Inclusive scan in place over n + 1 counters whose [0] is 0: offsets.
-  void scan_offsets(uint32_t* counts, uint32_t n) {
-    size_t bytes = 0;
-    SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, counts, counts, n + 1, stream_));
-    void* storage = temp(bytes);
-    SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(storage, bytes, counts, counts, n + 1, stream_));
-  }
-
-  // Counting sort by Z-order cell; order_ = input index of each place, cells = offsets by rank.
-  void sort_by_cells(const Vec3* x, uint32_t n, DeviceArray<uint32_t>& cells) {
-    const uint32_t cell_count = setup_.grid.cells();
-    SPH_CUDA_CHECK(cudaMemsetAsync(cells.get(), 0, sizeof(uint32_t) * (cell_count + 1), stream_));
-    if (n == 0) return;
-    key_.reserve(n);
-    order_.reserve(n);
-    launch<k::cell_keys>({k::blocks(n), k::kBlock, 0, stream_}, setup_.grid, rank_.get(), x, n, key_.get(), cells.get());
-    scan_offsets(cells.get(), cell_count);
-    SPH_CUDA_CHECK(cudaMemcpyAsync(cursor_.get(), cells.get(), sizeof(uint32_t) * cell_count, cudaMemcpyDeviceToDevice, stream_));
-    launch<k::scatter>({k::blocks(n), k::kBlock, 0, stream_}, key_.get(), n, cursor_.get(), order_.get());
-    launch<k::order_cells>({k::blocks(cell_count), k::kBlock, 0, stream_}, cells.get(), cell_count, order_.get());
-    SPH_CUDA_CHECK(cudaGetLastError());
-  }
-
-  template <class T>
-  void permute(DeviceArray<T>& values, DeviceArray<T>& scratch) {
-    launch<k::gather<T>>({k::blocks(count_), k::kBlock, 0, stream_}, values.get(), order_.get(), count_, scratch.get());
-    values.swap(scratch);
-  }
-
-  void sort_particles() {
-    sort_by_cells(position_.get(), count_, fluid_cells_);
-    indexed_ = true;
-    permute(position_, vec_scratch_);
-    permute(velocity_, vec_scratch_);
-    permute(agitation_, float_scratch_);
-    permute(density_, float_scratch_);
-    permute(id_, uint_scratch_);
-    SPH_CUDA_CHECK(cudaGetLastError());
-  }
-
-  void find_neighbours() {
-    const sph::NeighbourQuery query{setup_.grid,       rank_.get(),           fluid_cells_.get(),
-                                    position_.get(),   boundary_cells_.get(), boundary_position_.get(),
-                                    params_.support() * params_.support()};
-    SPH_CUDA_CHECK(cudaMemsetAsync(neighbour_begin_.get(), 0, sizeof(uint32_t), stream_));
-    SPH_CUDA_CHECK(cudaMemsetAsync(boundary_begin_.get(), 0, sizeof(uint32_t), stream_));
-    SPH_CUDA_CHECK(cudaMemsetAsync(counters_.get(), 0, sizeof(uint32_t), stream_));
-    launch<k::count_neighbours>({k::blocks(count_), k::kBlock, 0, stream_}, query, count_, neighbour_begin_.get(),
-                                boundary_begin_.get(), counters_.get());
-    SPH_CUDA_CHECK(cudaGetLastError());
-    scan_offsets(neighbour_begin_.get(), count_);
-    scan_offsets(boundary_begin_.get(), count_);
-    // One small read-back a step: the lists' sizes, and whether the fluid collapsed.
-    uint32_t most = 0, fluid_total = 0, boundary_total = 0;
-    SPH_CUDA_CHECK(cudaMemcpyAsync(&most, counters_.get(), sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
-    SPH_CUDA_CHECK(cudaMemcpyAsync(&fluid_total, neighbour_begin_.get() + count_, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
-    SPH_CUDA_CHECK(cudaMemcpyAsync(&boundary_total, boundary_begin_.get() + count_, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
-    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    if (most > sph::kMaxNeighbours)
-      throw SimulationError(where() + "a particle has " + std::to_string(most) +
-                            " neighbours: the fluid collapsed (step too large?)");
-    neighbours_.reserve(std::max<uint32_t>(1, fluid_total));
-    neighbour_gradient_.reserve(std::max<uint32_t>(1, fluid_total));
-    boundary_neighbours_.reserve(std::max<uint32_t>(1, boundary_total));
-    boundary_gradient_.reserve(std::max<uint32_t>(1, boundary_total));
-    launch<k::fill_neighbours>({k::blocks(count_), k::kBlock, 0, stream_},
-        query, setup_.constants, boundary_volume_.get(), count_, neighbour_begin_.get(), neighbours_.get(),
-        neighbour_gradient_.get(), boundary_begin_.get(), boundary_neighbours_.get(), boundary_gradient_.get());
-    SPH_CUDA_CHECK(cudaGetLastError());
-  }
-
-  sph::Arrays arrays() {
-    sph::Arrays a;
-    a.count = count_;
-    a.position = position_.get();
-    a.velocity = velocity_.get();
-    a.acceleration = acceleration_.get();
-    a.normal = normal_.get();
-    a.density = density_.get();
-    a.factor = factor_.get();
-    a.kappa = kappa_.get();
-    a.error = error_.get();
-    a.neighbour_begin = neighbour_begin_.get();
-    a.neighbours = neighbours_.get();
-    a.neighbour_gradient = neighbour_gradient_.get();
-    a.boundary_begin = boundary_begin_.get();
-    a.boundary_neighbours = boundary_neighbours_.get();
-    a.boundary_gradient = boundary_gradient_.get();
-    a.boundary_position = boundary_position_.get();
-    a.boundary_volume = boundary_volume_.get();
-    return a;
-  }
-
-  double mean_error() {
-    size_t bytes = 0;
-    SPH_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, error_.get(), reduction_.get(), count_, stream_));
-    void* storage = temp(bytes);
-    SPH_CUDA_CHECK(cub::DeviceReduce::Sum(storage, bytes, error_.get(), reduction_.get(), count_, stream_));
-    float sum = 0.0f;
-    SPH_CUDA_CHECK(cudaMemcpyAsync(&sum, reduction_.get(), sizeof(float), cudaMemcpyDeviceToHost, stream_));
-    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return double(sum) / double(count_);
-  }
-
-  float max_speed() {
-    if (count_ == 0) return 0.0f;
-    launch<k::speeds>({k::blocks(count_), k::kBlock, 0, stream_}, velocity_.get(), count_, error_.get());
-    size_t bytes = 0;
-    SPH_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, bytes, error_.get(), reduction_.get(), count_, stream_));
-    void* storage = temp(bytes);
-    SPH_CUDA_CHECK(cub::DeviceReduce::Max(storage, bytes, error_.get(), reduction_.get(), count_, stream_));
-    float speed = 0.0f;
-    SPH_CUDA_CHECK(cudaMemcpyAsync(&speed, reduction_.get(), sizeof(float), cudaMemcpyDeviceToHost, stream_));
-    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return speed;
-  }
-
-  // DFSPH's solver loop, as SphCpu::solve.
-  template <class Predict>
-  int solve(Predict predict, float tolerance, int min_iterations, float dt) {
-    const sph::Arrays a = arrays();
-    const sph::Constants& c = setup_.constants;
-    predict(c, a, dt);
-    int iterations = 0;
-    while ((iterations < min_iterations || mean_error() > tolerance) && iterations < params_.max_iterations) {
-      launch<k::pressure_update>({k::blocks(count_), k::kBlock, 0, stream_}, a, dt);
-      predict(c, a, dt);
-      ++iterations;
-    }
-    SPH_CUDA_CHECK(cudaGetLastError());
-    return iterations;
-  }
-
-  void substep(float dt) {
-    if (count_ > 0) {
-      sort_particles();
-      find_neighbours();
-      const sph::Constants& c = setup_.constants;
-      const sph::Arrays a = arrays();
-      const unsigned grid = k::blocks(count_);
-      launch<k::density_and_factor>({grid, k::kBlock, 0, stream_}, c, a);
-      SPH_CUDA_CHECK(cudaMemcpyAsync(previous_velocity_.get(), velocity_.get(), sizeof(Vec3) * count_,
-                                     cudaMemcpyDeviceToDevice, stream_));
-      if (params_.divergence_solve)
-        stats_.divergence_iterations = solve(
-            [&](const sph::Constants& cc, const sph::Arrays& aa, float h) {
-              launch<k::predict_divergence_kernel>({grid, k::kBlock, 0, stream_}, cc, aa, h);
-            },
-            params_.divergence_tolerance, 1, dt);
-      if (c.surface_tension > 0.0f) launch<k::normals>({grid, k::kBlock, 0, stream_}, c, a);
-      launch<k::non_pressure>({grid, k::kBlock, 0, stream_}, c, a);
-      launch<k::accelerate>({grid, k::kBlock, 0, stream_}, a, dt);
-      stats_.density_iterations = solve(
-          [&](const sph::Constants& cc, const sph::Arrays& aa, float h) {
-            launch<k::predict_density_kernel>({grid, k::kBlock, 0, stream_}, cc, aa, h);
-          },
-          params_.density_tolerance, 2, dt);
-      stats_.density_error = float(mean_error());
-      integrate(dt);
-    }
-    time_ += dt;
-    emit_and_remove(dt);
-    stats_.substeps += 1;
-    stats_.last_dt = dt;
-  }
-
-  void integrate(float dt) {
-    k::Walls walls;
-    const float r = params_.particle_radius;  // the first sample layer, as on the CPU
-    for (int a = 0; a < 3; ++a) walls.min[a] = params_.domain.min[a] - r, walls.max[a] = params_.domain.max[a] + r;
-    SPH_CUDA_CHECK(cudaMemsetAsync(contacts_.get(), 0, sizeof(unsigned long long), stream_));
-    SPH_CUDA_CHECK(cudaMemsetAsync(counters_.get() + 1, 0xFF, sizeof(uint32_t), stream_));
-    launch<k::integrate>({k::blocks(count_), k::kBlock, 0, stream_}, arrays(), previous_velocity_.get(), agitation_.get(),
-                         id_.get(), dt, walls, contacts_.get(), counters_.get() + 1);
-    SPH_CUDA_CHECK(cudaGetLastError());
-    unsigned long long contacts = 0;
-    uint32_t bad = 0;
-    SPH_CUDA_CHECK(cudaMemcpyAsync(&contacts, contacts_.get(), sizeof(contacts), cudaMemcpyDeviceToHost, stream_));
-    SPH_CUDA_CHECK(cudaMemcpyAsync(&bad, counters_.get() + 1, sizeof(bad), cudaMemcpyDeviceToHost, stream_));
-    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    if (bad != UINT32_MAX)
-      throw SimulationError(where() + "particle " + std::to_string(bad) + " became non-finite (NaN or infinite position or velocity)");
-    stats_.wall_contacts += contacts;
-  }
-
-  // Emission first, as on the CPU: this substep's grid still indexes the particles.
-  void emit_and_remove(float dt) {
-    std::vector<Vec3> born_x, born_v;
-    emitters_.advance(time_ - dt, dt, born_x, born_v);
-    if (!born_x.empty()) emit(born_x, born_v);
-    indexed_ = false;
-    if (params_.sinks.empty() || count_ == 0) return;
-    // Sinks are rare events at a basin's drain; they compact on the host with the CPU
-    // backend's code (a device compaction would be faster for huge counts).
-    std::vector<Vec3> x = download(position_.get(), count_), v = download(velocity_.get(), count_);
-    std::vector<float> agitation = download(agitation_.get(), count_), density = download(density_.get(), count_);
-    std::vector<uint32_t> id = download(id_.get(), count_);
-    const uint64_t removed = sph::remove_in_sinks(params_.sinks, x, {&v}, {&agitation, &density}, id);
-    if (!removed) return;
-    count_ = uint32_t(x.size());
-    upload(position_.get(), x.data(), count_);
-    upload(velocity_.get(), v.data(), count_);
-    upload(agitation_.get(), agitation.data(), count_);
-    upload(density_.get(), density.data(), count_);
-    upload(id_.get(), id.data(), count_);
-    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host vectors die here
-    stats_.removed += removed;
-  }
-
-  void emit(const std::vector<Vec3>& born_x, const std::vector<Vec3>& born_v) {
-    const uint32_t n = uint32_t(born_x.size());
-    std::vector<uint8_t> clear(n, 1);
-    if (indexed_) {
-      const sph::NeighbourQuery query{setup_.grid, rank_.get(), fluid_cells_.get(), position_.get(), nullptr, nullptr, 0.0f};
-      const float clearance = sph::kEmitterClearance * params_.diameter();
-      candidates_.reserve(n);
-      clear_flags_.reserve(n);
-      upload(candidates_.get(), born_x.data(), n);
-      launch<k::clear_of_fluid>({k::blocks(n), k::kBlock, 0, stream_}, query, candidates_.get(), n, clearance * clearance,
-                                clear_flags_.get());
-      SPH_CUDA_CHECK(cudaGetLastError());
-      clear = download(clear_flags_.get(), n);
-    }
-    std::vector<Vec3> x, v;
-    for (uint32_t k2 = 0; k2 < n; ++k2) {
-      if (!clear[k2]) {
-        ++stats_.blocked;
-      } else if (count_ + x.size() >= setup_.capacity) {
-        ++stats_.dropped;
-      } else {
-        x.push_back(born_x[k2]);
-        v.push_back(born_v[k2]);
-      }
-    }
-    stats_.emitted += x.size();
-    append(x, v);
-  }
-
-  // New particles after the count_ present: at rest density, calm, with the next ids.
-  void append(const std::vector<Vec3>& x, const std::vector<Vec3>& v) {
-    const uint32_t n = uint32_t(x.size());
-    if (n == 0) return;
-    std::vector<float> zeros(n, 0.0f), ones(n, 1.0f);
-    std::vector<uint32_t> ids(n);
-    for (uint32_t k = 0; k < n; ++k) ids[k] = count_ + k;
-    upload(position_.get() + count_, x.data(), n);
-    upload(velocity_.get() + count_, v.data(), n);
-    upload(agitation_.get() + count_, zeros.data(), n);
-    upload(density_.get() + count_, ones.data(), n);
-    upload(id_.get() + count_, ids.data(), n);
-    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host vectors die here
-    count_ += n;
-  }
-
-  SphParams params_;
-  float scene_radius_;
-  sph::Setup setup_;
-  sph::EmitterSchedule emitters_;
-  std::unique_ptr<TimelineSemaphore> timeline_;
-  cudaStream_t stream_ = nullptr;
-  uint32_t count_ = 0;
-
-  DeviceArray<Vec3> position_, velocity_, previous_velocity_, acceleration_, normal_, vec_scratch_;
-  DeviceArray<float> density_, factor_, kappa_, error_, agitation_, float_scratch_;
-  DeviceArray<uint32_t> id_, key_, order_, uint_scratch_;
-  DeviceArray<uint32_t> fluid_cells_, cursor_, rank_, boundary_cells_;
-  DeviceArray<uint32_t> neighbour_begin_, neighbours_, boundary_begin_, boundary_neighbours_;
-  DeviceArray<Vec3> neighbour_gradient_, boundary_gradient_;
-  DeviceArray<Vec3> boundary_position_;
-  DeviceArray<float> boundary_volume_;
-  DeviceArray<uint32_t> counters_;  // [0] most neighbours, [1] lowest non-finite id
-  DeviceArray<float> reduction_;
-  DeviceArray<unsigned long long> contacts_;
-  DeviceArray<unsigned char> temp_;
-  DeviceArray<Vec3> candidates_;
-  DeviceArray<uint8_t> clear_flags_;
-  bool indexed_ = false;  // the grid of the last sort still indexes the particles
-
-  uint64_t value_ = 0, written_ = 0, reading_ = 0;
-  double time_ = 0.0, pending_ = 0.0;
-  SphStats stats_;
-  profile::CudaEventTimer timer_;
-  std::optional<double> last_ms_;
+struct MaxOf {
+  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
 };
 
+__global__ void max_speeds(const Vec3* v, Live live, float* partial_speeds) {
+  using Reduce = cub::BlockReduce<float, kBlock>;
+  __shared__ typename Reduce::TempStorage temp;
+  const uint32_t i = thread_index();
+  const float speed = i < live.get() ? length(v[i]) : 0.0f;
+  const float most = Reduce(temp).Reduce(speed, MaxOf{});
+  if (threadIdx.x == 0) partial_speeds[blockIdx.x] = most;
+}
+
+// One block: the frame's end state into its record.
+__global__ void finish_frame(const float* partial_speeds, uint32_t partials, DeviceState* state) {
+  using Reduce = cub::BlockReduce<float, kBlock>;
+  __shared__ typename Reduce::TempStorage temp;
+  float most = 0.0f;
+  for (uint32_t b = threadIdx.x; b < partials; b += kBlock) most = fmaxf(most, partial_speeds[b]);
+  most = Reduce(temp).Reduce(most, MaxOf{});
+  if (threadIdx.x != 0) return;
+  state->record.max_speed = most;
+  state->record.count = state->live;
+}
+
+__device__ inline Particle particle(const Vec3* x, const Vec3* v, const float* density, const float* agitation,
+                                    uint32_t i, float rest_density) {
+  return Particle{{x[i].x, x[i].y, x[i].z}, density[i] * rest_density, {v[i].x, v[i].y, v[i].z}, agitation[i]};
+}
+
+// Thread t publishes particle t to its id's place (ids below `limit`, the target's size), and,
+// when t is a slot at or past the live count that the renderer still draws (`drawn`, the count
+// it knows), fills that slot: a copy of a live particle, or, with none left, a particle at rest
+// at `park`, where the last ones drained. Nothing stale or uninitialised is drawn.
+__global__ void publish(const Vec3* x, const Vec3* v, const float* density, const float* agitation,
+                        const uint32_t* id, Live live, float rest_density, uint32_t drawn, uint32_t limit, Vec3 park,
+                        Particle* out) {
+  const uint32_t t = thread_index();
+  const uint32_t n = live.get();
+  if (t < n) {
+    if (id[t] < limit) out[id[t]] = particle(x, v, density, agitation, t, rest_density);
+  } else if (t < drawn && t < limit) {
+    out[t] = n ? particle(x, v, density, agitation, (t - n) % n, rest_density)
+               : Particle{{park.x, park.y, park.z}, rest_density, {0, 0, 0}, 0.0f};
+  }
+}
+
 }  // namespace
+}  // namespace sph::cuda
+
+namespace k = sph::cuda;
+
+SphCuda::SphCuda(const SphParams& params, const Context* context)
+    : params_(params), scene_radius_(params.particle_radius), setup_(sph::prepare(params)), emitters_(params) {
+  if (context) timeline_ = std::make_unique<TimelineSemaphore>(*context, /*cuda_shared=*/true);
+  SPH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  for (FrameSlot& slot : slots_) SPH_CUDA_CHECK(cudaEventCreate(&slot.recorded));
+  reset();
+}
+
+SphCuda::~SphCuda() {
+  // A pending "done reading" wait that the renderer never signals would hang here: asking
+  // for gpu_done_reading() is a promise to submit it (see ParticleStage).
+  if (stream_) cudaStreamSynchronize(stream_);
+  for (FrameSlot& slot : slots_)
+    if (slot.recorded) cudaEventDestroy(slot.recorded);
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+// Also the constructor's second half: sizes every array for the (possibly new) capacity, once,
+// so that nothing is allocated while stepping (cudaFree would wait for the device), and uploads
+// the static boundary, the sources and the first particles.
+void SphCuda::reset() {
+  SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  setup_ = sph::prepare(params_);
+  emitters_ = sph::EmitterSchedule(params_);
+  const uint32_t cap = std::max<uint32_t>(1, setup_.capacity), cells = setup_.grid.cells();
+  for (auto* a : {&position_, &velocity_, &previous_velocity_, &acceleration_, &normal_, &vec_scratch_}) a->reserve(cap);
+  for (auto* a : {&density_, &factor_, &kappa_, &error_, &agitation_, &float_scratch_}) a->reserve(cap);
+  for (auto* a : {&id_, &key_, &order_, &uint_scratch_}) a->reserve(cap);
+  neighbour_begin_.reserve(size_t(cap) + 1);
+  boundary_begin_.reserve(size_t(cap) + 1);
+  list_slots_ = uint32_t(std::min<uint64_t>(uint64_t(cap) * k::kListSlots, UINT32_MAX));
+  neighbours_.reserve(list_slots_);
+  neighbour_gradient_.reserve(list_slots_);
+  boundary_neighbours_.reserve(list_slots_);
+  boundary_gradient_.reserve(list_slots_);
+  fluid_cells_.reserve(size_t(cells) + 1);
+  cursor_.reserve(cells);
+  rank_.reserve(cells);
+  boundary_cells_.reserve(size_t(cells) + 1);
+  const size_t samples = std::max<size_t>(1, setup_.boundary.position.size());
+  boundary_position_.reserve(samples);
+  boundary_volume_.reserve(samples);
+  partial_errors_.reserve(k::blocks(cap));
+  partial_speeds_.reserve(k::blocks(cap));
+  staging_.reserve(cap);
+  state_.reserve(1);
+  reserve_scan_storage();
+  upload(rank_.get(), setup_.rank.data(), cells);
+  upload(boundary_position_.get(), setup_.boundary.position.data(), setup_.boundary.position.size());
+  upload(boundary_volume_.get(), setup_.boundary.volume.data(), setup_.boundary.volume.size());
+  upload_sources();
+
+  const uint32_t n = uint32_t(setup_.position.size());
+  k::DeviceState state{};
+  state.live = n;
+  state.boundary_count = uint32_t(setup_.boundary.position.size());
+  FrameRecord& r = state.record;
+  r.count = n;
+  r.most_density_iterations = r.most_divergence_iterations = -1;
+  r.bad_id = k::kNoParticle;
+  r.bad_time_bits = k::kNoTime;
+  upload(state_.get(), &state, 1);
+  const std::vector<float> zeros(n, 0.0f), ones(n, 1.0f);
+  std::vector<uint32_t> ids(n);
+  for (uint32_t i = 0; i < n; ++i) ids[i] = i;
+  upload(position_.get(), setup_.position.data(), n);
+  upload(velocity_.get(), setup_.velocity.data(), n);
+  upload(agitation_.get(), zeros.data(), n);
+  upload(density_.get(), ones.data(), n);
+  upload(id_.get(), ids.data(), n);
+  sort_by_cells(boundary_position_.get(), {&state_.get()->boundary_count, state.boundary_count}, boundary_cells_);
+  SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+
+  bound_ = count_ = n;
+  time_ = pending_ = 0.0;
+  stats_ = {};
+  last_ms_.reset();
+  failure_.clear();
+  planner_.reset();
+  recorded_ = sph::initial_outcome(setup_.velocity);
+  issued_ = read_ = 0;
+  unread_candidates_ = 0;
+}
+
+std::vector<StageControl> SphCuda::controls() { return sph::stage_controls(params_, scene_radius_, emitters_); }
+
+void SphCuda::step(double dt) {
+  stats_.substeps = 0;
+  sph::refresh_constants(params_, setup_.constants);
+  read_due_records();
+  const sph::FramePlan plan = planner_.plan(params_, dt, time_, pending_, recorded_, "sph (cuda)");
+  FrameSlot& slot = slots_[issued_ % kSlots];
+  begin_frame(slot);
+  for (const float h : plan.substeps) substep(h, plan);
+  end_frame(slot);
+}
+
+void SphCuda::begin_frame(FrameSlot& slot) {
+  slot.candidates = 0;
+  slot.timer.begin(stream_);
+  // The frame's most iterations start at -1 ("no solve ran"): two adjacent int32 fields.
+  static_assert(offsetof(FrameRecord, most_divergence_iterations) ==
+                offsetof(FrameRecord, most_density_iterations) + sizeof(int32_t));
+  SPH_CUDA_CHECK(cudaMemsetAsync(&state_.get()->record.most_density_iterations, 0xFF, 2 * sizeof(int32_t), stream_));
+}
+
+void SphCuda::end_frame(FrameSlot& slot) {
+  const unsigned grid = std::max(1u, k::blocks(bound_));
+  launch<k::max_speeds>({grid, k::kBlock, 0, stream_}, velocity_.get(), live(), partial_speeds_.get());
+  launch<k::finish_frame>({1, k::kBlock, 0, stream_}, partial_speeds_.get(), grid, state_.get());
+  SPH_CUDA_CHECK(cudaGetLastError());
+  slot.timer.end(stream_);
+  SPH_CUDA_CHECK(cudaMemcpyAsync(&records_[issued_ % kSlots], &state_.get()->record, sizeof(FrameRecord),
+                                 cudaMemcpyDeviceToHost, stream_));
+  SPH_CUDA_CHECK(cudaEventRecord(slot.recorded, stream_));
+  slot.end_time = time_;
+  ++issued_;
+}
+
+// The one wait of a frame: the record of the frame kPlanLag back, which the next plan needs.
+void SphCuda::read_due_records() {
+  while (issued_ - read_ >= uint64_t(sph::kPlanLag)) {
+    const int s = int(read_ % kSlots);
+    FrameSlot& slot = slots_[s];
+    SPH_CUDA_CHECK(cudaEventSynchronize(slot.recorded));
+    const FrameRecord& r = records_[s];
+    unread_candidates_ -= slot.candidates;
+    bound_ = uint32_t(std::min<uint64_t>(setup_.capacity, uint64_t(r.count) + unread_candidates_));
+    recorded_ = {slot.end_time, r.max_speed, r.most_density_iterations, r.most_divergence_iterations};
+    last_ms_ = slot.timer.elapsed_ms();  // its end event precedes the record's
+    ++read_;
+    show(r, slot.end_time);
+  }
+  if (!failure_.empty()) throw SimulationError(failure_);
+}
+
+void SphCuda::show(const FrameRecord& r, double end_time) {
+  count_ = r.count;
+  stats_.density_iterations = r.density_iterations;
+  stats_.divergence_iterations = r.divergence_iterations;
+  stats_.density_error = r.density_error;
+  stats_.wall_contacts = r.wall_contacts;
+  stats_.emitted = r.emitted;
+  stats_.removed = r.removed;
+  stats_.dropped = r.dropped;
+  stats_.blocked = r.blocked;
+  stats_.unconverged = r.unconverged;
+  if (!failure_.empty()) return;
+  if (r.bad_id != k::kNoParticle)
+    failure_ = sph::where("sph (cuda)", k::time_from_bits(r.bad_time_bits)) + "particle " + std::to_string(r.bad_id) +
+               " became non-finite (NaN or infinite position or velocity)";
+  else if (r.most_neighbours > sph::kMaxNeighbours)
+    failure_ = sph::where("sph (cuda)", end_time) + "a particle has " + std::to_string(r.most_neighbours) +
+               " neighbours: the fluid collapsed (step too large?)";
+  else if (r.overflow)
+    failure_ = sph::where("sph (cuda)", end_time) + "more than " + std::to_string(k::kListSlots) +
+               " neighbours per particle on average: the fluid collapsed (step too large?)";
+}
+
+void SphCuda::synchronize() {
+  SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  FrameRecord r;
+  SPH_CUDA_CHECK(cudaMemcpy(&r, &state_.get()->record, sizeof(r), cudaMemcpyDeviceToHost));
+  show(r, time_);
+  if (!failure_.empty()) throw SimulationError(failure_);
+}
+
+sph::Arrays SphCuda::arrays() {
+  sph::Arrays a;
+  a.count = bound_;  // the launch bound: kernels read the live count from the device
+  a.position = position_.get();
+  a.velocity = velocity_.get();
+  a.acceleration = acceleration_.get();
+  a.normal = normal_.get();
+  a.density = density_.get();
+  a.factor = factor_.get();
+  a.kappa = kappa_.get();
+  a.error = error_.get();
+  a.neighbour_begin = neighbour_begin_.get();
+  a.neighbours = neighbours_.get();
+  a.neighbour_gradient = neighbour_gradient_.get();
+  a.boundary_begin = boundary_begin_.get();
+  a.boundary_neighbours = boundary_neighbours_.get();
+  a.boundary_gradient = boundary_gradient_.get();
+  a.boundary_position = boundary_position_.get();
+  a.boundary_volume = boundary_volume_.get();
+  return a;
+}
+
+void SphCuda::publish(Particle* out, uint32_t drawn, uint32_t limit) {
+  const uint32_t threads = std::max(bound_, drawn);
+  if (threads == 0) return;
+  const SphBox& box = params_.sinks.empty() ? params_.domain : params_.sinks.front().box;
+  const Vec3 park{0.5f * (box.min[0] + box.max[0]), 0.5f * (box.min[1] + box.max[1]), 0.5f * (box.min[2] + box.max[2])};
+  launch<k::publish>({k::blocks(threads), k::kBlock, 0, stream_}, position_.get(), velocity_.get(), density_.get(),
+                     agitation_.get(), id_.get(), live(), params_.rest_density, drawn, limit, park, out);
+  SPH_CUDA_CHECK(cudaGetLastError());
+}
+
+void SphCuda::write(SharedBuffer& target) {
+  if (target.size() < count_ * sizeof(Particle)) throw DeviceError("sph (cuda): shared buffer too small");
+  if (target.kind() == SharedMemory::Host) {  // headless, or a renderer without CUDA interop
+    if (!target.host_pointer()) throw DeviceError("sph (cuda): shared buffer is neither CUDA-shared nor host-visible");
+    // The host reads it next: this path waits for the device by nature.
+    publish(staging_.get(), count_, uint32_t(std::max<size_t>(1, setup_.capacity)));
+    SPH_CUDA_CHECK(cudaMemcpyAsync(target.host_pointer(), staging_.get(), sizeof(Particle) * count_,
+                                   cudaMemcpyDeviceToHost, stream_));
+    SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return;
+  }
+  if (!timeline_) throw DeviceError("sph (cuda): a CUDA-shared target needs the stage made with a Vulkan context");
+  if (reading_ != 0) timeline_->cuda_wait(reading_, stream_);
+  reading_ = 0;
+  const size_t slots = std::min<size_t>(target.size() / sizeof(Particle), setup_.capacity);
+  publish(static_cast<Particle*>(target.cuda_pointer()), count_, uint32_t(slots));
+  // "written" and "done reading" alternate on one timeline, each signalled only after the
+  // one before it was waited for, so values stay increasing.
+  timeline_->cuda_signal(++value_, stream_);
+  written_ = value_;
+}
+
+void SphCuda::order_after_write(void* cuda_stream) const {
+  if (written_ != 0) timeline_->cuda_wait(written_, cuda_stream);
+}
+
+std::optional<GpuWait> SphCuda::gpu_wait(const SharedBuffer& target) const {
+  if (written_ == 0 || target.kind() != SharedMemory::Cuda) return std::nullopt;
+  return GpuWait{timeline_->handle(), written_};
+}
+
+std::optional<GpuWait> SphCuda::gpu_done_reading(const SharedBuffer& target) {
+  if (written_ == 0 || target.kind() != SharedMemory::Cuda) return std::nullopt;
+  if (reading_ == 0) reading_ = ++value_;
+  return GpuWait{timeline_->handle(), reading_};
+}
+
+std::vector<Particle> SphCuda::particles() const {
+  auto* self = const_cast<SphCuda*>(this);
+  SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  uint32_t live = 0;
+  SPH_CUDA_CHECK(cudaMemcpy(&live, &state_.get()->live, sizeof(live), cudaMemcpyDeviceToHost));
+  self->publish(staging_.get(), 0, live);
+  std::vector<Particle> host(live);
+  SPH_CUDA_CHECK(cudaMemcpyAsync(host.data(), staging_.get(), sizeof(Particle) * live, cudaMemcpyDeviceToHost, stream_));
+  SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return host;
+}
 
 std::unique_ptr<SphStage> make_sph_cuda(const SphParams& params, const Context& context) {
   params.validate();

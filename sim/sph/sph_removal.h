@@ -18,7 +18,9 @@ uint64_t remove_in_sinks(const std::vector<SphSink>& sinks, std::vector<Vec3>& p
                          std::vector<uint32_t>& id);
 
 // The id bookkeeping alone: ids of the survivors (in order) and of the removed; returns the
-// survivors' new ids. Shared with the CUDA backend, which compacts on the device.
+// survivors' new ids. The CUDA backend computes the same mapping on the device, by id rank
+// (sph_cuda_sources.cu): the k-th removed id below the survivors' count goes to the survivor with
+// the k-th id at or above it.
 std::vector<uint32_t> densify_ids(const std::vector<uint32_t>& survivor_ids, std::vector<uint32_t> removed_ids);
 
 }  // namespace meniscus::sim::sph

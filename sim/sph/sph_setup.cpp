@@ -88,8 +88,9 @@ EmitterSchedule::EmitterSchedule(const SphParams& params) : spacing_(params.diam
   }
 }
 
-void EmitterSchedule::advance(double time, float dt, std::vector<Vec3>& position, std::vector<Vec3>& velocity) {
-  for (Stream& s : streams_) {
+void EmitterSchedule::advance_layers(double time, float dt, std::vector<Layer>& layers) {
+  for (uint32_t k = 0; k < streams_.size(); ++k) {
+    Stream& s = streams_[k];
     const SphEmitter& e = s.emitter;
     if (time + dt <= e.start || time >= e.stop) continue;
     const float speed = e.speed * rate_;
@@ -98,13 +99,19 @@ void EmitterSchedule::advance(double time, float dt, std::vector<Vec3>& position
     // A layer released `ahead` metres ago has moved that far from the mouth.
     while (s.travelled >= spacing_) {
       s.travelled -= spacing_;
-      const Vec3 origin = vec(e.center) + s.travelled * n;
-      for (const Vec3& offset : s.layer) {
-        position.push_back(origin + offset);
-        velocity.push_back(speed * n);
-      }
+      layers.push_back({k, vec(e.center) + s.travelled * n, speed * n});
     }
   }
+}
+
+void EmitterSchedule::advance(double time, float dt, std::vector<Vec3>& position, std::vector<Vec3>& velocity) {
+  std::vector<Layer> layers;
+  advance_layers(time, dt, layers);
+  for (const Layer& layer : layers)
+    for (const Vec3& offset : streams_[layer.stream].layer) {
+      position.push_back(layer.origin + offset);
+      velocity.push_back(layer.velocity);
+    }
 }
 
 std::vector<StageControl> stage_controls(SphParams& params, float scene_radius, EmitterSchedule& emitters) {
@@ -119,17 +126,6 @@ void refresh_constants(const SphParams& params, Constants& constants) {
   constants.viscosity = params.viscosity;
   constants.boundary_viscosity = params.boundary_viscosity;
   constants.surface_tension = params.surface_tension;
-}
-
-float choose_step(const SphParams& params, float max_speed, double remaining) {
-  if (!params.adaptive) return params.fixed_dt;
-  float dt = max_speed > 0.0f ? params.cfl * params.diameter() / max_speed : params.max_dt;
-  dt = std::min(dt, params.max_dt);
-  if (dt < params.min_dt) return dt;  // the caller reports the instability
-  // Land on the frame's end without a sliver of a last step.
-  if (remaining <= 1.25 * dt) return float(remaining);
-  if (remaining < 2.0 * dt) return float(remaining / 2);
-  return dt;
 }
 
 }  // namespace meniscus::sim::sph

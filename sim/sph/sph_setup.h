@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "sim/common/particle_stage.h"
-#include "sim/common/simulation_error.h"
 #include "sim/sph/sph_boundary.h"
 #include "sim/sph/sph_grid.h"
 #include "sim/sph/sph_ops.h"
@@ -40,9 +39,22 @@ constexpr uint32_t kMaxNeighbours = 160;
 // time the last one has travelled a lattice spacing.
 class EmitterSchedule {
  public:
+  // One released layer: the emitter's disk at `origin`, every particle moving at `velocity`.
+  struct Layer {
+    uint32_t stream;  // index into params.emitters, whose offsets() the particles sit at
+    Vec3 origin;
+    Vec3 velocity;
+  };
+
   explicit EmitterSchedule(const SphParams& params);
-  // Appends the particles released during [time, time + dt).
+  // Appends the layers released during [time, time + dt), streams in order, each stream's
+  // layers oldest first: the order newborn particles take their ids in.
+  void advance_layers(double time, float dt, std::vector<Layer>& layers);
+  // The same as particles: each layer's offsets in order.
   void advance(double time, float dt, std::vector<Vec3>& position, std::vector<Vec3>& velocity);
+  // A stream's particle offsets from its layer's origin.
+  const std::vector<Vec3>& offsets(uint32_t stream) const { return streams_[stream].layer; }
+  size_t streams() const { return streams_.size(); }
   // Scales every emitter's speed, so its particle rate (the UI's "emitter rate" slider).
   float* rate_control() { return &rate_; }
 
@@ -63,35 +75,5 @@ std::vector<StageControl> stage_controls(SphParams& params, float scene_radius, 
 
 // Copies the sliders' material settings into the solver's constants (at each step).
 void refresh_constants(const SphParams& params, Constants& constants);
-
-// The next step: fixed_dt when not adaptive; else the CFL step dt <= cfl * diameter / max |v|,
-// at most max_dt, shortened to end exactly at `remaining`. A result below min_dt means the
-// simulation is blowing up.
-float choose_step(const SphParams& params, float max_speed, double remaining);
-
-// Runs one frame of `dt` seconds as substeps: CFL-adaptive ones, each sized from the current
-// max speed, or whole fixed steps with the remainder carried in `pending`. Both backends step
-// through here. Throws SimulationError (after `who`, e.g. "sph (cpu) at t = ...: ") when the
-// CFL step falls below min_dt: the simulation is blowing up.
-template <class MaxSpeed, class Substep, class Who>
-void advance_frame(const SphParams& params, double dt, double& pending, MaxSpeed&& max_speed, Substep&& substep,
-                   Who&& who) {
-  if (!params.adaptive) {
-    pending += dt;
-    const int steps = int(pending / params.fixed_dt);
-    pending -= steps * double(params.fixed_dt);
-    for (int k = 0; k < steps; ++k) substep(params.fixed_dt);
-    return;
-  }
-  for (double remaining = dt; remaining > 1e-9;) {
-    const float speed = max_speed();
-    const float h = choose_step(params, speed, remaining);
-    if (h < params.min_dt)
-      throw SimulationError(who() + "unstable: particles reach " + std::to_string(speed) +
-                            " m/s, which needs a step below min_dt = " + std::to_string(params.min_dt) + " s");
-    substep(h);
-    remaining -= h;
-  }
-}
 
 }  // namespace meniscus::sim::sph

@@ -15,6 +15,8 @@ struct SphStats {
   uint64_t removed = 0;           // by sinks, since the start
   uint64_t dropped = 0;           // emitter particles over the capacity, since the start
   uint64_t blocked = 0;           // emitter particles not placed: fluid still in the mouth
+  uint64_t unconverged = 0;       // solves that stopped above their tolerance, since the start
+                                  // (at the frame's iteration budget or max_iterations)
 };
 
 }  // namespace meniscus::sim

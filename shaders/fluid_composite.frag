@@ -23,7 +23,7 @@ layout(set = 0, binding = 5) uniform samplerCube sky;
 layout(push_constant) uniform Constants {
   vec4 fluid_color;  // rgb; a = refraction gamma (Eq. 5.15)
   vec4 absorption;   // rgb per metre; a = k_s
-  vec4 foam_color;   // rgb; a = 1 with foam (noise bound), 0 without
+  vec4 foam_color;   // rgb; a = 1 + the calm noise amplitude with foam (noise bound), 0 without
   vec2 c;            // (Cx, Cy) for the curvature view
   float edge;        // depth discontinuity threshold, metres
   float shininess;
@@ -122,6 +122,11 @@ void main() {
   vec3 sun = frame.sun_color.rgb * frame.sun_direction.w;
   vec3 specular = constants.absorption.a * pow(max(dot(n_world, h), 0.0), constants.shininess) * sun;
   vec3 color = refracted * (1.0 - fresnel) + reflected * fresnel + specular;
-  if (constants.foam_color.a > 0.5) color = mix(color, constants.foam_color.rgb, clamp(2.0 * noise, 0.0, 1.0));
+  // Foam is the noise only agitated particles reach (Eq. 5.12 boosts their amplitude): the
+  // calm surface's noise bends its normals but stays water, so still water shows no speckle.
+  if (constants.foam_color.a > 0.5) {
+    float calm = constants.foam_color.a - 1.0;
+    color = mix(color, constants.foam_color.rgb, clamp(2.0 * (noise - calm), 0.0, 1.0));
+  }
   out_color = vec4(color, 1.0);
 }

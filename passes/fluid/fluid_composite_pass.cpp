@@ -71,7 +71,7 @@ graph::ImageHandle FluidCompositePass::add_shade(graph::FrameGraph& graph, const
     const bool foam = in.noise.valid();
     const ShadeConstants constants{glm::vec4(s.fluid_color, s.refraction),
                                    glm::vec4(s.absorption, s.specular),
-                                   glm::vec4(s.foam_color, foam ? 1.0f : 0.0f),
+                                   glm::vec4(s.foam_color, foam ? 1.0f + s.noise_amplitude : 0.0f),
                                    curvature_constants(in.proj, in.extent),
                                    s.edge_threshold * s.radius,
                                    s.shininess,

@@ -67,9 +67,23 @@ radius = 0.004
 color = [0.9, 0.35, 0.1]
 )";
 
-std::string read_file(const std::filesystem::path& path) {
+// Captures the small dam break plus `extra_toml`, checks it against golden `name` and returns
+// the dump of its compiled graph.
+std::string check_golden_and_graph(const std::string& name, const char* extra_toml) {
+  const std::filesystem::path dot = std::filesystem::temp_directory_path() / ("meniscus-" + name + ".dot");
+  CaptureOptions options;
+  options.scene = testing::write_variant("tests/render/scenes/dam_break_small.toml", name, extra_toml);
+  options.frames = kFrames;
+  options.sim = "cpu";
+  options.validation = true;
+  options.dump_graph = dot;
+  const CaptureResult result = capture(options);
+  CHECK(result.validation_errors == 0);
+  const std::string failure = testing::check_golden(name, result.image);
+  INFO(failure);
+  CHECK(failure.empty());
   std::stringstream text;
-  text << std::ifstream(path).rdbuf();
+  text << std::ifstream(dot).rdbuf();
   return text.str();
 }
 
@@ -77,44 +91,22 @@ std::string read_file(const std::filesystem::path& path) {
 
 TEST_CASE("two_surfaces: the screen-space fluid and its level set, split in one frame, match their golden",
           "[render][stages]") {
-  const std::filesystem::path dot = std::filesystem::temp_directory_path() / "meniscus-two-surfaces.dot";
-  CaptureOptions options;
-  options.scene = testing::write_variant("tests/render/scenes/dam_break_small.toml", "two_surfaces_small", kTwoSurfaces);
-  options.frames = kFrames;
-  options.sim = "cpu";
-  options.validation = true;
-  options.dump_graph = dot;
-  const CaptureResult result = capture(options);
-  CHECK(result.validation_errors == 0);
-  const std::string failure = testing::check_golden("two_surfaces", result.image);
-  INFO(failure);
-  CHECK(failure.empty());
+  const std::string graph = check_golden_and_graph("two_surfaces", kTwoSurfaces);
   // Both chains are in the graph, each scoped by its side and stage, and the particles enter it
   // as the imported shared buffer the stage published.
-  const std::string graph = read_file(dot);
   for (const char* pass : {"left.sph.fluid.depth", "left.sph.fluid.smooth", "left.sph.fluid.composite",
                            "right.surface.water.rp_count", "right.surface.water.draw", "scene.split"}) {
     INFO(pass);
     CHECK(graph.find("label=\"" + std::string(pass) + "\"") != std::string::npos);
   }
   CHECK(graph.find("label=\"left.sph.particles v0 (imported)\"") != std::string::npos);
+  // The level set's cube records, published by the stage into a shared buffer.
+  CHECK(graph.find("label=\"right.surface.water.records v0 (imported)\"") != std::string::npos);
 }
 
 TEST_CASE("a scene with two particle stages draws each with its own pass instance and matches its golden",
           "[render][stages]") {
-  const std::filesystem::path dot = std::filesystem::temp_directory_path() / "meniscus-two-stages.dot";
-  CaptureOptions options;
-  options.scene = testing::write_variant("tests/render/scenes/dam_break_small.toml", "two_stages", kTwoStages);
-  options.frames = kFrames;
-  options.sim = "cpu";
-  options.validation = true;
-  options.dump_graph = dot;
-  const CaptureResult result = capture(options);
-  CHECK(result.validation_errors == 0);
-  const std::string failure = testing::check_golden("two_stages", result.image);
-  INFO(failure);
-  CHECK(failure.empty());
-  const std::string graph = read_file(dot);
+  const std::string graph = check_golden_and_graph("two_stages", kTwoStages);
   CHECK(graph.find("label=\"sph.fluid.depth\"") != std::string::npos);
   CHECK(graph.find("label=\"fountain.particles.impostors\"") != std::string::npos);
   CHECK(graph.find("label=\"fountain.particles v0 (imported)\"") != std::string::npos);

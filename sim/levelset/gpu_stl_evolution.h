@@ -21,7 +21,10 @@ class GpuLevelSetEvolution {
   explicit GpuLevelSetEvolution(GpuEvolutionParams params);
 
   // Advances from time t by one CFL-limited step no longer than max_dt, then manages the
-  // tiles. Returns the step taken (the same float the CPU takes from the same state).
+  // tiles. Returns the step taken (the same float the CPU takes from the same state). dt is
+  // chosen on the device and read back with the management's status: one host wait per step.
+  // When nothing moves and max_dt is infinite it throws std::invalid_argument as the CPU does,
+  // after the management has run on the unchanged values.
   float step(GpuSortedTileList& list, float t, float max_dt = std::numeric_limits<float>::infinity());
 
   const GpuEvolutionParams& params() const { return params_; }

@@ -69,8 +69,8 @@ __device__ bool flat_beyond_band(const float* p, int reach, float gamma) {
 // for the first-order scheme, which reads no further) gathered as gather_halo does; each thread
 // evaluates its voxel as LevelSetEvolution::rate does.
 template <Scheme kScheme>
-__global__ void __launch_bounds__(kUnit) compute_rates(ListView list, uint32_t units, RateParams p, float* rate,
-                                                       uint32_t* speed_bits) {
+__global__ void __launch_bounds__(kUnit) compute_rates(ListView list, uint32_t units, RateParams p, const float* dt,
+                                                       float c, float* rate, uint32_t* speed_bits) {
   constexpr int kReach = stencil_reach(kScheme);
   __shared__ float block[kHaloVoxels];
   __shared__ float own[kTileVoxels];
@@ -81,6 +81,7 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView list, uint32_t u
   const uint32_t begin = uint32_t(uint64_t(unit) * list.size / units);
   const uint32_t end = uint32_t(uint64_t(unit + 1) * list.size / units);
   const float gamma = list.gamma;
+  if (dt) p.t = p.t + c * *dt;  // a later stage's time, t + c dt, with the dt chosen on the device
 
   uint32_t pointer = 0;
   bool tracking = false;
@@ -173,12 +174,31 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView list, uint32_t u
   }
 }
 
+// The CPU's dt = min(max_dt, cfl / speed), or max_dt when nothing moves, from the first stage's
+// speed (a maximum: the same float in any order). It stays on the device, where the stages read
+// it, and reaches the host with manage()'s status: one host wait per step, not two.
+__global__ void choose_dt(const uint32_t* speed_bits, float cfl, float max_dt, float* dt) {
+  const float speed = __uint_as_float(*speed_bits);
+  float chosen = max_dt;
+  if (speed > 0) {
+    const float limit = cfl / speed;
+    chosen = limit < max_dt ? limit : max_dt;  // std::min(max_dt, limit)
+  }
+  *dt = chosen;
+}
+
+__device__ bool is_finite(float x) { return (__float_as_uint(x) & 0x7f800000u) != 0x7f800000u; }
+
 // One thread per active voxel in list order; blocks of whole tiles, so a tile's 64 voxels are
 // two warps of one block and its flags combine through shared memory.
 template <bool kFirst, bool kKeepBase, bool kLast>
 __global__ void __launch_bounds__(kStageBlock) update_stage(ListView list, const float* rate, float* base, Stage s,
-                                                             float dt, float snap) {
+                                                             const float* step_dt, float snap) {
   __shared__ uint2 warp_flags[kStageBlock / 32];
+  const float dt = *step_dt;
+  // A step the CPU refuses (nothing moves, no max_dt bounds it): the host throws after the
+  // read-back and the values stay as they were. Uniform over the block: before any barrier.
+  if (!is_finite(dt)) return;
   const size_t i = size_t(blockIdx.x) * kStageBlock + threadIdx.x;
   const uint32_t position = uint32_t(i / kTileVoxels);
   const int voxel = int(i % kTileVoxels);
@@ -213,7 +233,7 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView list, const
 }
 
 template <bool kFirst, bool kKeepBase, bool kLast>
-void launch_stage(const ListView& list, const float* rate, float* base, Stage s, float dt, float snap) {
+void launch_stage(const ListView& list, const float* rate, float* base, Stage s, const float* dt, float snap) {
   const size_t threads = size_t(list.size) * kTileVoxels;
   launch<update_stage<kFirst, kKeepBase, kLast>>({unsigned((threads + kStageBlock - 1) / kStageBlock), kStageBlock},
                                                  list, rate, base, s, dt, snap);
@@ -241,24 +261,27 @@ float GpuLevelSetEvolution::step(GpuSortedTileList& list, float t, float max_dt)
     device_reserve(s.rate, voxels, 0, s.size, "rate array");
     if (rk3) device_reserve(s.base, voxels, 0, s.size, "Runge-Kutta base array");
     device_reserve(s.speed_bits, 1, 0, s.size, "CFL speed");
+    device_reserve(s.status, 1, 0, s.size, "tile-management status");  // before the dt is written into it
     const ListView view = s.view();
     const uint32_t units = std::min(s.size, kMaxComputeUnits);
     const float snap = s.gamma - kDefaultBandSnap;
     RateParams p{t, params_.normal_speed, params_.velocity, params_.alpha, params_.rescaling_speed, std::sqrt(3.0f)};
-    float dt = 0;
+    // The dt lives on the device, in the word that manage() reads back with its status.
+    float* dt = &s.status.get()->dt;
+    p.t = t + stages[0].c * 0.0f;  // the first stage's time as the CPU computes it (dt still 0)
     for (int k = 0; k < count; ++k) {
-      p.t = t + stages[k].c * dt;
-      if (k == 0) MENISCUS_SIM_CUDA_CHECK(cudaMemset(s.speed_bits.get(), 0, sizeof(uint32_t)));
-      if (rk3) launch<compute_rates<Scheme::kWeno5>>({units, kUnit}, view, units, p, s.rate.get(), s.speed_bits.get());
-      else launch<compute_rates<Scheme::kUpwind>>({units, kUnit}, view, units, p, s.rate.get(), s.speed_bits.get());
+      const float* stage_dt = k == 0 ? nullptr : dt;
+      if (k == 0) MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.speed_bits.get(), 0, sizeof(uint32_t)));
+      if (rk3)
+        launch<compute_rates<Scheme::kWeno5>>({units, kUnit}, view, units, p, stage_dt, stages[k].c, s.rate.get(),
+                                              s.speed_bits.get());
+      else
+        launch<compute_rates<Scheme::kUpwind>>({units, kUnit}, view, units, p, stage_dt, stages[k].c, s.rate.get(),
+                                               s.speed_bits.get());
       MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
       if (k == 0) {
-        // The CPU's choice of dt, from the same speed (a maximum: the same float in any order).
-        const uint32_t bits = s.speed_bits.read(0);
-        float speed;
-        std::memcpy(&speed, &bits, sizeof speed);
-        dt = speed > 0 ? std::min(max_dt, params_.cfl / speed) : max_dt;
-        if (!std::isfinite(dt)) throw std::invalid_argument("TvdRungeKutta::step: nothing moves and no max_dt bounds the step");
+        launch<choose_dt>({1, 1}, s.speed_bits.get(), params_.cfl, max_dt, dt);
+        MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
       }
       const bool last = k == count - 1;
       if (k == 0 && last) launch_stage<true, false, true>(view, s.rate.get(), nullptr, stages[k], dt, snap);
@@ -266,7 +289,11 @@ float GpuLevelSetEvolution::step(GpuSortedTileList& list, float t, float max_dt)
       else if (last) launch_stage<false, false, true>(view, s.rate.get(), s.base.get(), stages[k], dt, snap);
       else launch_stage<false, false, false>(view, s.rate.get(), s.base.get(), stages[k], dt, snap);
     }
-    step_dt = dt;
+    status_ = list.manage();  // the step's one host wait: the status, and the dt beside it
+    step_dt = s.last_dt;
+    if (!std::isfinite(step_dt))
+      throw std::invalid_argument("TvdRungeKutta::step: nothing moves and no max_dt bounds the step");
+    return step_dt;
   }
   status_ = list.manage();
   return step_dt;

@@ -42,7 +42,8 @@ class GpuSortedTileList {
   SortedTileList download() const;
 
   // Tile management: creates requested tiles, frees unneeded ones, grows the pool when the free
-  // stack runs dry — the CPU's manage() on the device. The 16-byte status is the only read-back.
+  // stack runs dry — the CPU's manage() on the device. The 16-byte status is the only read-back
+  // (one host wait per call; GpuLevelSetEvolution::step brings its dt back in the same copy).
   TileStatus manage();
 
   // Grows the pool to at least `tiles` slots as the CPU's growth would (new ids on the free

@@ -4,7 +4,8 @@
 //  2. prefix sum (CUB) of the three counts: each unit's offsets into the new list, the stack
 //     of ids to pop and the list of freed ids;
 //  3. stat_cpu: one thread totals them into the 16-byte status, with the pool growth needed
-//     when the free stack runs out; the host reads it and grows the pool (reallocation);
+//     when the free stack runs out; the host reads it (with the dt an evolution step left
+//     beside it: one wait per step) and grows the pool (reallocation);
 //  4. get_index: each unit's first free-stack position;
 //  5. update_tiles: the same walk again writes the new list (already in key order: no sort),
 //     initialises created tiles and their flags, and lists the freed ids; a last small pass
@@ -108,7 +109,7 @@ __global__ void __launch_bounds__(kManageBlock) count_tiles(ListView list, uint3
 // Totals, and the growth the CPU's allocate() would make: when the stack runs dry it doubles
 // the pool (grow(capacity + 1)), as often as the added tiles need.
 __global__ void stat_cpu(const uint32_t* counts, const uint32_t* offsets, uint32_t units, uint32_t free_count,
-                         uint32_t capacity, TileStatus* status) {
+                         uint32_t capacity, ManageReadback* readback) {
   const uint32_t last = units - 1;
   TileStatus s;
   s.added = offsets[last] + counts[last];
@@ -121,7 +122,7 @@ __global__ void stat_cpu(const uint32_t* counts, const uint32_t* offsets, uint32
     while (grown_to - capacity < need) grown_to = 2 * grown_to > grown_to + 1 ? 2 * grown_to : grown_to + 1;
     s.grown = grown_to - capacity < UINT32_MAX ? uint32_t(grown_to - capacity) : UINT32_MAX;  // grow_pool refuses
   }
-  *status = s;
+  readback->status = s;  // dt is left as the evolution step wrote it
 }
 
 // The k-th tile created (in key order) pops stack position free_count - 1 - k; negative
@@ -228,7 +229,10 @@ TileStatus GpuSortedTileList::manage() {
 
   launch<stat_cpu>({1, 1}, s.counts.get(), s.offsets.get(), units, s.free_count, s.capacity, s.status.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-  const TileStatus status = s.status.read(0);  // the only read-back of the step's management
+  // The only read-back of the step's management; it carries an evolution step's dt too.
+  const ManageReadback readback = s.status.read(0);
+  const TileStatus status = readback.status;
+  s.last_dt = readback.dt;
 
   // The scratch first: once the pool has grown, nothing may fail before push_free hands the
   // grown ids to the free stack, or a failed allocation would leave slots that no list holds.

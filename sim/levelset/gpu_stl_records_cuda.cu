@@ -49,13 +49,15 @@ __device__ inline int search_index(int dx, int dy, int dz) {
   return ((dz + 2) * kSearchSide + (dy + 2)) * kSearchSide + (dx + 2);
 }
 
+// By negation, so v must not be INT_MIN (its negation overflows): the running maxima start at
+// -INT_MAX, below every tile coordinate a key holds.
 __device__ inline int warp_max(int v) { return -gpu::warp_min(-v); }
 
 __global__ void __launch_bounds__(kBoundsBlock) find_bounds(const TileEntry* active, uint32_t size, uint32_t* total_slot,
                                                             RecordBounds* bounds) {
   __shared__ int warp_lo[kBoundsWarps][3];
   __shared__ int warp_hi[kBoundsWarps][3];
-  int lo[3] = {INT_MAX, INT_MAX, INT_MAX}, hi[3] = {INT_MIN, INT_MIN, INT_MIN};
+  int lo[3] = {INT_MAX, INT_MAX, INT_MAX}, hi[3] = {-INT_MAX, -INT_MAX, -INT_MAX};
   for (uint32_t i = threadIdx.x; i < size; i += kBoundsBlock) {
     const TileCoord c = coord_of(active[i].key);
     const int v[3] = {c.x, c.y, c.z};

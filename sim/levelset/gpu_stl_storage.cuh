@@ -27,6 +27,14 @@ void device_reserve(DeviceArray<T>& array, size_t n, size_t keep, uint64_t tiles
   }
 }
 
+// What manage() reads back, in one copy: its status and, when an evolution step queued it before
+// the management, that step's dt (chosen on the device from the CFL speed), so that a step waits
+// on the host once, not twice.
+struct ManageReadback {
+  TileStatus status;
+  float dt;
+};
+
 struct GpuStlStorage {
   float gamma = 1.5f;
   uint32_t size = 0;        // active tiles
@@ -42,7 +50,8 @@ struct GpuStlStorage {
   DeviceArray<uint32_t> counts, offsets, freed;
   DeviceArray<long long> stack_index;
   DeviceArray<unsigned char> scan_temp;
-  DeviceArray<TileStatus> status;
+  DeviceArray<ManageReadback> status;
+  float last_dt = 0;  // the dt field of manage()'s last read-back
 
   // Evolution scratch, per active voxel in list order (as the CPU's rate and base arrays).
   DeviceArray<float> rate, base;

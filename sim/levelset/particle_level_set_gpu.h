@@ -7,8 +7,8 @@
 // for 8 bytes after step 2 (the number of marked tiles, which sizes the list and its scratch,
 // and the count of dropped particles: a size the host must know, as manage() must know its
 // status) and inside GpuSortedTileList::manage() (its 16-byte status). A buffer that has to
-// grow reallocates (cudaFree waits too); smoothing steps add GpuLevelSetEvolution's own
-// per-step read-back of the CFL speed.
+// grow reallocates (cudaFree waits too); each smoothing step adds GpuLevelSetEvolution's one
+// wait (its manage() status, which carries the step's dt).
 //
 // Built from particle_level_set_cuda.cu with MENISCUS_CUDA, else particle_level_set_absent.cpp
 // (every call throws DeviceError saying so).

@@ -38,10 +38,10 @@ CaptureResult capture(const CaptureOptions& options) {
   Scene scene = load_scene(options.scene);
   if (options.width) scene.render.width = *options.width;
   if (options.height) scene.render.height = *options.height;
-  check_scene_settings(scene);
+  const std::vector<StageFacts> stages = check_scene_settings(scene);
   check_fluid_debug_flag(scene, options.fluid_debug);
   if (options.export_mesh) {
-    const auto surface = read_surface_settings(scene, check_stages(scene));
+    const auto surface = read_surface_settings(scene, stages);
     if (!surface || !surface->stage)
       throw InputError(scene.source.string() + ": --export-mesh needs a [pass.surface] drawing a level-set stage "
                                                "(volume = \"stage:<name>\")");

@@ -5,12 +5,13 @@
 
 namespace meniscus {
 
-void check_scene_settings(const Scene& scene) {
-  const std::vector<StageFacts> stages = check_stages(scene);
+std::vector<StageFacts> check_scene_settings(const Scene& scene) {
+  std::vector<StageFacts> stages = check_stages(scene);
   read_particles_settings(scene);
   read_surface_settings(scene, stages);
   read_fluid_settings(scene, stages);
   read_split_settings(scene, stages);
+  return stages;
 }
 
 std::optional<SurfaceConfig> read_surface_settings(const Scene& scene, std::span<const StageFacts> stages) {
@@ -81,14 +82,8 @@ std::optional<SplitConfig> read_split_settings(const Scene& scene, std::span<con
   if (!scene.passes.count("split")) return std::nullopt;
   const ParamTable t = scene.pass("split");
   SplitConfig split;
-  const auto side = [&](const char* key) {
-    const std::string name = t.required_string(key);
-    for (size_t i = 0; i < stages.size(); ++i)
-      if (stages[i].name == name) return i;
-    std::string names;
-    for (const StageFacts& s : stages) names += std::string(names.empty() ? "" : ", ") + "\"" + s.name + "\"";
-    t.fail(key, "no stage is named \"" + name + "\" (stages: " + (names.empty() ? "none" : names) + ")");
-  };
+  // Either side may draw any kind of stage.
+  const auto side = [&](const char* key) { return find_stage(t, key, t.required_string(key), stages, std::nullopt); };
   split.left = side("left");
   split.right = side("right");
   if (split.left == split.right) t.fail("right", "left and right name the same stage");

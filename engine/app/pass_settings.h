@@ -44,8 +44,8 @@ std::optional<SplitConfig> read_split_settings(const Scene& scene, std::span<con
 // `--fluid-debug` only means something for a scene with [pass.fluid]: an InputError otherwise.
 void check_fluid_debug_flag(const Scene& scene, const std::optional<passes::FluidDebugView>& view);
 
-// Reads every stage and pass table of `scene` without creating anything. Throws InputError
-// naming the file, line and field.
-void check_scene_settings(const Scene& scene);
+// Reads every stage and pass table of `scene` without creating anything; returns the stages'
+// facts. Throws InputError naming the file, line and field.
+std::vector<StageFacts> check_scene_settings(const Scene& scene);
 
 }  // namespace meniscus

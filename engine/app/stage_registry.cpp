@@ -94,7 +94,7 @@ StageFacts read_facts(const StageConfig& config, const Scene& scene, std::span<c
 }  // namespace
 
 size_t find_stage(const ParamTable& table, std::string_view key, std::string_view stage_name,
-                  std::span<const StageFacts> stages, sim::StageOutput kind) {
+                  std::span<const StageFacts> stages, std::optional<sim::StageOutput> kind) {
   if (stage_name.starts_with("stage:")) stage_name.remove_prefix(6);
   std::string names;
   for (size_t i = 0; i < stages.size(); ++i) {
@@ -102,9 +102,9 @@ size_t find_stage(const ParamTable& table, std::string_view key, std::string_vie
       names += std::string(names.empty() ? "" : ", ") + "\"" + stages[i].name + "\"";
       continue;
     }
-    if (stages[i].output != kind)
+    if (kind && stages[i].output != *kind)
       table.fail(key, "stage \"" + stages[i].name + "\" (type \"" + stages[i].type + "\") outputs " +
-                          sim::stage_output_name(stages[i].output) + ", not " + sim::stage_output_name(kind));
+                          sim::stage_output_name(stages[i].output) + ", not " + sim::stage_output_name(*kind));
     return i;
   }
   table.fail(key, "no stage is named \"" + std::string(stage_name) + "\"" +

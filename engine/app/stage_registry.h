@@ -43,9 +43,10 @@ struct StageInstance {
 // Makes the scene's stages on `backend` (resolved from --sim by sim::resolve_backend).
 std::vector<StageInstance> make_stages(const Scene& scene, sim::SimBackend backend, const Context& context);
 
-// The index of the stage `table.key` names, which must output `kind` (InputError otherwise,
-// naming the field and the stages there are). `stage_name` may carry a "stage:" prefix.
+// The index of the stage `table.key` names, which must output `kind` when one is given
+// (InputError otherwise, naming the field and the stages there are). `stage_name` may carry a
+// "stage:" prefix.
 size_t find_stage(const ParamTable& table, std::string_view key, std::string_view stage_name,
-                  std::span<const StageFacts> stages, sim::StageOutput kind);
+                  std::span<const StageFacts> stages, std::optional<sim::StageOutput> kind);
 
 }  // namespace meniscus

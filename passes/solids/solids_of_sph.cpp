@@ -65,7 +65,7 @@ std::vector<SolidShape> solids_of(const sim::SphParams& params) {
     // The injected disk's particles stick out of it by a radius: the bore has to hold them.
     pipe.radius = emitter.radius + params.particle_radius;
     pipe.thickness = std::max(0.15f * pipe.radius, 0.004f);
-    // Back through the tank's wall to a stub outside it, so it reads as a supply pipe.
+    // Back through the tank's wall and a short length beyond it, so it reads as a supply pipe.
     const float outside = std::max(0.25f, 3.0f * (pipe.radius + pipe.thickness));
     pipe.length = exit_distance(pipe.center, -pipe.direction, lo, hi) + outside;
     shapes.push_back(pipe);

@@ -27,6 +27,7 @@ class LevelSetStageBase : public LevelSetStage {
  public:
   LevelSetStageBase(const LevelSetStageParams& params, InitialLevelSet initial);
 
+  void consume(const ParticleInput& input) override { input_ = input; }
   const Volume& box() const override { return box_; }
   const CubeRecordSet& records(float phi_iso) override;
   glm::vec3 record_origin() const override;
@@ -40,11 +41,16 @@ class LevelSetStageBase : public LevelSetStage {
   void list_changed() { records_current_ = false; }
   // Brings the host list up to date before records() reads it (CUDA: a download).
   virtual void sync_host_list() {}
+  // A level set from particles rebuilds while time runs, and once on the first frame even when
+  // paused.
+  bool rebuild_due(double dt) const { return dt > 0.0 || !built_; }
 
   LevelSetStageParams params_;
   std::unique_ptr<SortedTileList> list_;
   EvolutionParams evolution_params_;
   double time_ = 0.0;
+  ParticleInput input_;  // the producer's frame, for a level set from particles
+  bool built_ = false;
 
  private:
   Volume box_;

@@ -20,8 +20,6 @@ class CpuLevelSetStage final : public LevelSetStageBase {
 
   SimBackend backend() const override { return SimBackend::Cpu; }
 
-  void consume(const ParticleInput& input) override { input_ = input; }
-
   std::optional<uint32_t> write_records(SharedBuffer& target, uint32_t capacity, float phi_iso) override {
     write_cube_records(*list_, phi_iso, static_cast<std::byte*>(target.host_pointer()), capacity, box().source.c_str());
     CubeRecordHeader header;
@@ -38,9 +36,8 @@ class CpuLevelSetStage final : public LevelSetStageBase {
   }
 
  private:
-  // The particles move only while time runs; the first frame builds even when paused.
   void rebuild(double dt) {
-    if (dt <= 0.0 && built_) return;
+    if (!rebuild_due(dt)) return;
     const auto* particles = input_.buffer ? static_cast<const Particle*>(input_.buffer->host_pointer()) : nullptr;
     builder_->build(*list_, std::span<const Particle>(particles, particles ? input_.count : 0));
     time_ += dt;
@@ -50,8 +47,6 @@ class CpuLevelSetStage final : public LevelSetStageBase {
 
   LevelSetEvolution evolution_;
   std::optional<ParticleLevelSetBuilder> builder_;
-  ParticleInput input_;
-  bool built_ = false;
 };
 
 }  // namespace

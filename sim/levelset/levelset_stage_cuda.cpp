@@ -34,13 +34,12 @@ class CudaLevelSetStage final : public LevelSetStageBase {
   }
 
   SimBackend backend() const override { return SimBackend::Cuda; }
-
-  void consume(const ParticleInput& input) override { input_ = input; }
+  size_t tiles() const override { return gpu_list_.size(); }
 
   void step(double dt) override {
     int steps = 0;
     if (builder_) {
-      if (dt > 0.0 || !built_) {
+      if (rebuild_due(dt)) {
         // The GPU-STL runs on the legacy stream: it reads the particles after the producer's write.
         if (input_.producer) input_.producer->order_after_write(nullptr);
         const auto* particles = input_.buffer ? static_cast<const Particle*>(input_.buffer->cuda_pointer()) : nullptr;
@@ -82,8 +81,6 @@ class CudaLevelSetStage final : public LevelSetStageBase {
   TimelineSemaphore timeline_;
   uint64_t written_ = 0;
   std::unique_ptr<GpuParticleLevelSetBuilder> builder_;
-  ParticleInput input_;
-  bool built_ = false;
   bool host_stale_ = false;
 };
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "sim/levelset/gpu_stl_list.h"
 #include "sim/levelset/sorted_tile_list.h"
 
 namespace meniscus::sim::levelset::gpu {
@@ -14,7 +15,8 @@ constexpr uint32_t kFullMask = 0xFFFFFFFFu;
 constexpr uint32_t kNoTile = UINT32_MAX;
 constexpr int kDirections = 26;
 
-// The arrays of a list as kernels see them; `active` holds `size` entries in key order.
+// The arrays of a list as kernels see them; `active` holds `size` entries in key order. The
+// host makes views without knowing the size: a kernel takes it from the counters (live()).
 struct ListView {
   const TileEntry* active;
   uint32_t size;
@@ -22,7 +24,15 @@ struct ListView {
   uint32_t* activity;
   uint32_t* border;
   float gamma;
+  GpuStlCounters* counters;
 };
+
+__device__ inline ListView live(ListView view) {
+  view.size = view.counters->size;
+  return view;
+}
+
+__device__ inline bool frozen(const ListView& view) { return view.counters->frozen != GpuStlFrozen::kNo; }
 
 // neighbour_offsets()[d]: (dx, dy, dz) in {-1, 0, 1}^3 without the centre, z slowest.
 __device__ inline TileCoord direction_offset(int d) {

@@ -27,10 +27,18 @@ class GpuLevelSetEvolution {
   // after the management has run on the unchanged values.
   float step(GpuSortedTileList& list, float t, float max_dt = std::numeric_limits<float>::infinity());
 
+  // The same step queued with no wait, from the list's own clock (GpuStlCounters::time, which
+  // it advances by the dt chosen on the device); the step and its management leave a frozen
+  // list as it is (gpu_stl_list.h). A refused step (nothing moves, max_dt infinite) leaves the
+  // clock and the values as they were and shows as an infinite counters' dt.
+  void queue_step(GpuSortedTileList& list, float max_dt = std::numeric_limits<float>::infinity());
+
   const GpuEvolutionParams& params() const { return params_; }
   const TileStatus& last_status() const { return status_; }
 
  private:
+  void queue(GpuSortedTileList& list, float t, bool device_time, float max_dt);
+
   GpuEvolutionParams params_;
   TileStatus status_;
 };

@@ -69,19 +69,23 @@ __device__ bool flat_beyond_band(const float* p, int reach, float gamma) {
 // for the first-order scheme, which reads no further) gathered as gather_halo does; each thread
 // evaluates its voxel as LevelSetEvolution::rate does.
 template <Scheme kScheme>
-__global__ void __launch_bounds__(kUnit) compute_rates(ListView list, uint32_t units, RateParams p, const float* dt,
+__global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t units, RateParams p, bool later_stage,
                                                        float c, float* rate, uint32_t* speed_bits) {
   constexpr int kReach = stencil_reach(kScheme);
   __shared__ float block[kHaloVoxels];
   __shared__ float own[kTileVoxels];
   __shared__ uint32_t neighbours[kDirections];
   __shared__ float warp_fastest[kUnit / 32];
+  if (gpu::frozen(view)) return;  // the whole grid
+  const ListView list = gpu::live(view);
   const int thread = threadIdx.x;
   const uint32_t unit = blockIdx.x;
   const uint32_t begin = uint32_t(uint64_t(unit) * list.size / units);
   const uint32_t end = uint32_t(uint64_t(unit + 1) * list.size / units);
   const float gamma = list.gamma;
-  if (dt) p.t = p.t + c * *dt;  // a later stage's time, t + c dt, with the dt chosen on the device
+  // The step's start time, and a later stage's t + c dt with the dt chosen on the device.
+  const GpuStlCounters& counters = *list.counters;
+  p.t = later_stage ? counters.step_start + c * counters.dt : counters.step_start;
 
   uint32_t pointer = 0;
   bool tracking = false;
@@ -174,69 +178,92 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView list, uint32_t u
   }
 }
 
-// The CPU's dt = min(max_dt, cfl / speed), or max_dt when nothing moves, from the first stage's
-// speed (a maximum: the same float in any order). It stays on the device, where the stages read
-// it, and reaches the host with manage()'s status: one host wait per step, not two.
-__global__ void choose_dt(const uint32_t* speed_bits, float cfl, float max_dt, float* dt) {
-  const float speed = __uint_as_float(*speed_bits);
-  float chosen = max_dt;
-  if (speed > 0) {
-    const float limit = cfl / speed;
-    chosen = limit < max_dt ? limit : max_dt;  // std::min(max_dt, limit)
-  }
-  *dt = chosen;
+// Before a step's first stage: its start time (the caller's, or the device's own clock) and the
+// CFL speed's maximum cleared.
+__global__ void begin_step(GpuStlCounters* counters, uint32_t* speed_bits, float t, bool device_time) {
+  if (counters->frozen != GpuStlFrozen::kNo) return;
+  counters->step_start = device_time ? float(counters->time) : t;
+  *speed_bits = 0;
 }
 
 __device__ bool is_finite(float x) { return (__float_as_uint(x) & 0x7f800000u) != 0x7f800000u; }
 
-// One thread per active voxel in list order; blocks of whole tiles, so a tile's 64 voxels are
-// two warps of one block and its flags combine through shared memory.
-template <bool kFirst, bool kKeepBase, bool kLast>
-__global__ void __launch_bounds__(kStageBlock) update_stage(ListView list, const float* rate, float* base, Stage s,
-                                                             const float* step_dt, float snap) {
-  __shared__ uint2 warp_flags[kStageBlock / 32];
-  const float dt = *step_dt;
-  // A step the CPU refuses (nothing moves, no max_dt bounds it): the host throws after the
-  // read-back and the values stay as they were. Uniform over the block: before any barrier.
-  if (!is_finite(dt)) return;
-  const size_t i = size_t(blockIdx.x) * kStageBlock + threadIdx.x;
-  const uint32_t position = uint32_t(i / kTileVoxels);
-  const int voxel = int(i % kTileVoxels);
-  const bool inside = position < list.size;
-  const float gamma = list.gamma;
-  uint2 flags = make_uint2(0, 0);
-  uint32_t id = kNoTile;
-  if (inside) {
-    id = list.active[position].id;
-    float* phi = list.values + size_t(id) * kTileVoxels + voxel;
-    const float now = *phi;
-    // At the first stage φ is still φn: the CPU's base copy is this very value.
-    const float phi_n = kFirst ? now : base[i];
-    if (kFirst && kKeepBase) base[i] = now;
-    float next = s.a * phi_n + s.b * (now + dt * rate[i]);
-    next = next < -gamma ? -gamma : gamma < next ? gamma : next;  // std::clamp
-    if (kLast && fabsf(next) > snap) next = copysignf(gamma, next);
-    *phi = next;
-    if (kLast) flags = gpu::voxel_flags(next, gamma, voxel);
+// The CPU's dt = min(max_dt, cfl / speed), or max_dt when nothing moves, from the first stage's
+// speed (a maximum: the same float in any order); an empty list passes a bounded max_dt and
+// takes no time otherwise. It stays on the device, where the stages read it; a step on device
+// time advances the clock by it (a refused step, dt infinite, does not).
+__global__ void choose_dt(GpuStlCounters* counters, const uint32_t* speed_bits, float cfl, float max_dt, bool device_time) {
+  GpuStlCounters& c = *counters;
+  if (c.frozen != GpuStlFrozen::kNo) return;
+  const float speed = __uint_as_float(*speed_bits);
+  float chosen = max_dt;
+  if (c.size == 0) {
+    chosen = is_finite(max_dt) ? max_dt : 0.0f;
+  } else if (speed > 0) {
+    const float limit = cfl / speed;
+    chosen = limit < max_dt ? limit : max_dt;  // std::min(max_dt, limit)
   }
-  if (!kLast) return;
-  flags.x = __reduce_or_sync(kFullMask, flags.x);
-  flags.y = __reduce_or_sync(kFullMask, flags.y);
-  const int warp = threadIdx.x / 32;
-  if ((threadIdx.x & 31) == 0) warp_flags[warp] = flags;
-  __syncthreads();
-  // The first thread of each tile's first warp joins the two halves.
-  if (inside && voxel == 0) {
-    list.activity[id] = warp_flags[warp].x | warp_flags[warp + 1].x;
-    list.border[id] = warp_flags[warp].y | warp_flags[warp + 1].y;
+  c.dt = chosen;
+  if (!is_finite(chosen)) return;
+  ++c.steps;
+  if (device_time) c.time += double(chosen);
+}
+
+
+// One thread per active voxel in list order, blocks of whole tiles looping over the list
+// (grid-stride: the size is the device's), so a tile's 64 voxels are two warps of one block
+// and its flags combine through shared memory.
+template <bool kFirst, bool kKeepBase, bool kLast>
+__global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const float* rate, float* base, Stage s,
+                                                             float snap) {
+  __shared__ uint2 warp_flags[kStageBlock / 32];
+  if (gpu::frozen(view)) return;  // the whole grid
+  const ListView list = gpu::live(view);
+  const float dt = list.counters->dt;
+  // A step the CPU refuses (nothing moves, no max_dt bounds it): the host throws after the
+  // read-back and the values stay as they were. Uniform over the grid: before any barrier.
+  if (!is_finite(dt)) return;
+  const float gamma = list.gamma;
+  const size_t voxels = size_t(list.size) * kTileVoxels;
+  for (size_t first = size_t(blockIdx.x) * kStageBlock; first < voxels; first += size_t(gridDim.x) * kStageBlock) {
+    const size_t i = first + threadIdx.x;
+    const uint32_t position = uint32_t(i / kTileVoxels);
+    const int voxel = int(i % kTileVoxels);
+    const bool inside = i < voxels;
+    uint2 flags = make_uint2(0, 0);
+    uint32_t id = kNoTile;
+    if (inside) {
+      id = list.active[position].id;
+      float* phi = list.values + size_t(id) * kTileVoxels + voxel;
+      const float now = *phi;
+      // At the first stage φ is still φn: the CPU's base copy is this very value.
+      const float phi_n = kFirst ? now : base[i];
+      if (kFirst && kKeepBase) base[i] = now;
+      float next = s.a * phi_n + s.b * (now + dt * rate[i]);
+      next = next < -gamma ? -gamma : gamma < next ? gamma : next;  // std::clamp
+      if (kLast && fabsf(next) > snap) next = copysignf(gamma, next);
+      *phi = next;
+      if (kLast) flags = gpu::voxel_flags(next, gamma, voxel);
+    }
+    if (!kLast) continue;
+    flags.x = __reduce_or_sync(kFullMask, flags.x);
+    flags.y = __reduce_or_sync(kFullMask, flags.y);
+    const int warp = threadIdx.x / 32;
+    if ((threadIdx.x & 31) == 0) warp_flags[warp] = flags;
+    __syncthreads();
+    // The first thread of each tile's first warp joins the two halves.
+    if (inside && voxel == 0) {
+      list.activity[id] = warp_flags[warp].x | warp_flags[warp + 1].x;
+      list.border[id] = warp_flags[warp].y | warp_flags[warp + 1].y;
+    }
+    __syncthreads();  // before the next tiles' flags overwrite these
   }
 }
 
 template <bool kFirst, bool kKeepBase, bool kLast>
-void launch_stage(const ListView& list, const float* rate, float* base, Stage s, const float* dt, float snap) {
-  const size_t threads = size_t(list.size) * kTileVoxels;
-  launch<update_stage<kFirst, kKeepBase, kLast>>({unsigned((threads + kStageBlock - 1) / kStageBlock), kStageBlock},
-                                                 list, rate, base, s, dt, snap);
+void launch_stage(GpuStlStorage& s, Stage stage, float snap) {
+  launch<update_stage<kFirst, kKeepBase, kLast>>({stride_blocks(uint64_t(s.allocated) * kTileVoxels, kStageBlock), kStageBlock},
+                                                 s.view(), s.rate.get(), s.base.get(), stage, snap);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -249,54 +276,48 @@ GpuLevelSetEvolution::GpuLevelSetEvolution(GpuEvolutionParams params) : params_(
     throw std::invalid_argument("GpuLevelSetEvolution: the Enright field needs a resolution > 0");
 }
 
-float GpuLevelSetEvolution::step(GpuSortedTileList& list, float t, float max_dt) {
+void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_time, float max_dt) {
   GpuStlStorage& s = list.storage();
-  // A surface that has vanished has nothing left to move: the time passes (when bounded).
-  float step_dt = std::isfinite(max_dt) ? max_dt : 0.0f;
-  if (s.size) {
-    const bool rk3 = params_.scheme == Scheme::kWeno5;
-    const Stage* stages = rk3 ? kRk3 : kEuler;
-    const int count = rk3 ? 3 : 1;
-    const size_t voxels = size_t(s.size) * kTileVoxels;
-    device_reserve(s.rate, voxels, 0, s.size, "rate array");
-    if (rk3) device_reserve(s.base, voxels, 0, s.size, "Runge-Kutta base array");
-    device_reserve(s.speed_bits, 1, 0, s.size, "CFL speed");
-    device_reserve(s.status, 1, 0, s.size, "tile-management status");  // before the dt is written into it
-    const ListView view = s.view();
-    const uint32_t units = std::min(s.size, kMaxComputeUnits);
-    const float snap = s.gamma - kDefaultBandSnap;
-    RateParams p{t, params_.normal_speed, params_.velocity, params_.alpha, params_.rescaling_speed, std::sqrt(3.0f)};
-    // The dt lives on the device, in the word that manage() reads back with its status.
-    float* dt = &s.status.get()->dt;
-    p.t = t + stages[0].c * 0.0f;  // the first stage's time as the CPU computes it (dt still 0)
-    for (int k = 0; k < count; ++k) {
-      const float* stage_dt = k == 0 ? nullptr : dt;
-      if (k == 0) MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.speed_bits.get(), 0, sizeof(uint32_t)));
-      if (rk3)
-        launch<compute_rates<Scheme::kWeno5>>({units, kUnit}, view, units, p, stage_dt, stages[k].c, s.rate.get(),
-                                              s.speed_bits.get());
-      else
-        launch<compute_rates<Scheme::kUpwind>>({units, kUnit}, view, units, p, stage_dt, stages[k].c, s.rate.get(),
-                                               s.speed_bits.get());
+  const bool rk3 = params_.scheme == Scheme::kWeno5;
+  const Stage* stages = rk3 ? kRk3 : kEuler;
+  const int count = rk3 ? 3 : 1;
+  s.allocate_rates(rk3);
+  const uint32_t units = std::min(std::max(s.allocated, 1u), kMaxComputeUnits);
+  const float snap = s.gamma - kDefaultBandSnap;
+  const RateParams p{0.0f, params_.normal_speed, params_.velocity, params_.alpha, params_.rescaling_speed, std::sqrt(3.0f)};
+  launch<begin_step>({1, 1}, s.counters.get(), s.speed_bits.get(), t, device_time);
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  for (int k = 0; k < count; ++k) {
+    if (rk3)
+      launch<compute_rates<Scheme::kWeno5>>({units, kUnit}, s.view(), units, p, k > 0, stages[k].c, s.rate.get(),
+                                            s.speed_bits.get());
+    else
+      launch<compute_rates<Scheme::kUpwind>>({units, kUnit}, s.view(), units, p, k > 0, stages[k].c, s.rate.get(),
+                                             s.speed_bits.get());
+    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+    if (k == 0) {
+      launch<choose_dt>({1, 1}, s.counters.get(), s.speed_bits.get(), params_.cfl, max_dt, device_time);
       MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-      if (k == 0) {
-        launch<choose_dt>({1, 1}, s.speed_bits.get(), params_.cfl, max_dt, dt);
-        MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-      }
-      const bool last = k == count - 1;
-      if (k == 0 && last) launch_stage<true, false, true>(view, s.rate.get(), nullptr, stages[k], dt, snap);
-      else if (k == 0) launch_stage<true, true, false>(view, s.rate.get(), s.base.get(), stages[k], dt, snap);
-      else if (last) launch_stage<false, false, true>(view, s.rate.get(), s.base.get(), stages[k], dt, snap);
-      else launch_stage<false, false, false>(view, s.rate.get(), s.base.get(), stages[k], dt, snap);
     }
-    status_ = list.manage();  // the step's one host wait: the status, and the dt beside it
-    step_dt = s.last_dt;
-    if (!std::isfinite(step_dt))
-      throw std::invalid_argument("TvdRungeKutta::step: nothing moves and no max_dt bounds the step");
-    return step_dt;
+    const bool last = k == count - 1;
+    if (k == 0 && last) launch_stage<true, false, true>(s, stages[k], snap);
+    else if (k == 0) launch_stage<true, true, false>(s, stages[k], snap);
+    else if (last) launch_stage<false, false, true>(s, stages[k], snap);
+    else launch_stage<false, false, false>(s, stages[k], snap);
   }
-  status_ = list.manage();
-  return step_dt;
+  list.queue_manage();
+}
+
+float GpuLevelSetEvolution::step(GpuSortedTileList& list, float t, float max_dt) {
+  queue(list, t, /*device_time=*/false, max_dt);
+  const GpuStlCounters c = list.counters();  // the step's one host wait: dt and status
+  status_ = c.status;
+  if (!std::isfinite(c.dt)) throw std::invalid_argument("TvdRungeKutta::step: nothing moves and no max_dt bounds the step");
+  return c.dt;
+}
+
+void GpuLevelSetEvolution::queue_step(GpuSortedTileList& list, float max_dt) {
+  queue(list, 0.0f, /*device_time=*/true, max_dt);
 }
 
 }  // namespace meniscus::sim::levelset

@@ -1,5 +1,6 @@
 // GpuSortedTileList's storage: upload from and download to a SortedTileList (its whole state,
-// so the two backends compare entry by entry), and the pool's growth. Tile management is in
+// so the two backends compare entry by entry), the allocation and the pool's growth, and the
+// counters' read-backs (at once, or a frame late through publish/poll). Tile management is in
 // gpu_stl_manage_cuda.cu.
 #include <cuda_runtime.h>
 
@@ -7,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/levelset/gpu_stl_list.h"
 #include "sim/common/cuda_launch.cuh"
+#include "sim/levelset/gpu_stl_list.h"
 #include "sim/levelset/gpu_stl_storage.cuh"
 
 namespace meniscus::sim::levelset {
@@ -21,19 +22,11 @@ __global__ void fill_values(float* values, size_t begin, size_t end, float value
   if (i < end) values[i] = value;
 }
 
-// Stack positions at, at + 1, ... receive ids top, top - 1, ... (`count` of them), then the
-// freed ids in order; a freed slot's flags are cleared as the CPU clears them.
-__global__ void push_ids(uint32_t* stack, uint32_t at, uint32_t top, uint32_t count, const uint32_t* freed,
-                         uint32_t removed, uint32_t* activity, uint32_t* border) {
+// Stack positions at, at + 1, ... receive ids top, top - 1, ... (`count` of them), as the
+// CPU's grow() pushes them.
+__global__ void push_grown(uint32_t* stack, uint32_t at, uint32_t top, uint32_t count) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) {
-    stack[at + i] = top - i;
-  } else if (i < count + removed) {
-    const uint32_t id = freed[i - count];
-    stack[at + i] = id;
-    activity[id] = 0;
-    border[id] = 0;
-  }
+  if (i < count) stack[at + i] = top - i;
 }
 
 template <class T>
@@ -47,15 +40,13 @@ void upload_vector(DeviceArray<T>& to, const std::vector<T>& from) {
 struct GpuStlTransfer {
   static void upload(const SortedTileList& list, GpuStlStorage& s) {
     s.gamma = list.gamma_;
-    s.capacity = list.capacity_;
-    s.size = uint32_t(list.active_.size());
-    s.free_count = uint32_t(list.free_.size());
-    const uint64_t tiles = s.capacity;
-    device_reserve(s.active, std::max<size_t>(s.size, 1), 0, tiles, "active list");
-    device_reserve(s.values, size_t(s.capacity) * kTileVoxels, 0, tiles, "tile pool");
-    device_reserve(s.activity, s.capacity, 0, tiles, "activity flags");
-    device_reserve(s.border, s.capacity, 0, tiles, "border flags");
-    device_reserve(s.free_stack, s.capacity, 0, tiles, "free stack");
+    s.allocate(std::max<uint64_t>(list.capacity_, 1));
+    GpuStlCounters c;
+    c.size = uint32_t(list.active_.size());
+    c.capacity = list.capacity_;
+    c.free_count = uint32_t(list.free_.size());
+    s.write_counters(c);
+    s.seen = c;
     upload_vector(s.active, list.active_);
     upload_vector(s.values, list.values_);
     upload_vector(s.activity, list.activity_);
@@ -63,14 +54,14 @@ struct GpuStlTransfer {
     upload_vector(s.free_stack, list.free_);
   }
 
-  static SortedTileList download(const GpuStlStorage& s) {
+  static SortedTileList download(const GpuStlStorage& s, const GpuStlCounters& c) {
     SortedTileList list(s.gamma, 1);
-    list.capacity_ = s.capacity;
-    list.active_ = s.active.download(s.size);
-    list.free_ = s.free_stack.download(s.free_count);
-    list.values_ = s.values.download(size_t(s.capacity) * kTileVoxels);
-    list.activity_ = s.activity.download(s.capacity);
-    list.border_ = s.border.download(s.capacity);
+    list.capacity_ = c.capacity;
+    list.active_ = s.active.download(c.size);
+    list.free_ = s.free_stack.download(c.free_count);
+    list.values_ = s.values.download(size_t(c.capacity) * kTileVoxels);
+    list.activity_ = s.activity.download(c.capacity);
+    list.border_ = s.border.download(c.capacity);
     return list;
   }
 };
@@ -85,55 +76,143 @@ std::string gpu_stl_device_name() {
   return properties.name;
 }
 
-void GpuSortedTileList::synchronize() const { MENISCUS_SIM_CUDA_CHECK(cudaDeviceSynchronize()); }
+GpuStlStorage::GpuStlStorage() {
+  device_reserve(counters, 1, 0, 0, "list counters");
+  device_reserve(plan, 1, 0, 0, "tile-management plan");
+  device_reserve(speed_bits, 1, 0, 0, "CFL speed");
+  MENISCUS_SIM_CUDA_CHECK(cudaEventCreate(&published_event));
+}
 
-GpuSortedTileList::GpuSortedTileList(const SortedTileList& list) : storage_(std::make_unique<GpuStlStorage>()) {
+GpuStlStorage::~GpuStlStorage() {
+  if (published_event) cudaEventDestroy(published_event);
+}
+
+void GpuStlStorage::allocate(uint64_t slots) {
+  if (slots <= allocated) return;
+  // Ids must stay below kNoTile, the "no tile" marker.
+  if (slots >= gpu::kNoTile)
+    throw DeviceError("GPU-STL: the tile pool cannot grow to " + std::to_string(slots) + " tiles (32-bit ids)");
+  // Growth keeps what is there; the list's counters bound what matters, the allocation all of it.
+  const size_t old = allocated;
+  device_reserve(values, size_t(slots) * kTileVoxels, old * kTileVoxels, slots, "tile pool");
+  device_reserve(activity, slots, old, slots, "activity flags");
+  device_reserve(border, slots, old, slots, "border flags");
+  device_reserve(free_stack, slots, old, slots, "free stack");
+  device_reserve(active, slots, old, slots, "active list");
+  device_reserve(next_active, slots, 0, slots, "next active list");
+  device_reserve(freed, slots, 0, slots, "freed-id list");
+  if (rate.size()) allocate_rates(base.size() != 0);
+  allocated = uint32_t(slots);
+}
+
+void GpuStlStorage::allocate_rates(bool with_base) {
+  const size_t voxels = size_t(std::max(allocated, 1u)) * kTileVoxels;
+  device_reserve(rate, voxels, 0, allocated, "rate array");
+  if (with_base) device_reserve(base, voxels, 0, allocated, "Runge-Kutta base array");
+}
+
+void GpuStlStorage::grow_pool(uint64_t tiles) {
+  const GpuStlCounters c = read_counters();
+  if (tiles <= c.capacity) return;
+  allocate(std::max<uint64_t>(tiles, allocated));
+  const size_t begin = size_t(c.capacity) * kTileVoxels, end = size_t(tiles) * kTileVoxels;
+  launch<fill_values>({unsigned((end - begin + kFillBlock - 1) / kFillBlock), kFillBlock}, values.get(), begin, end, gamma);
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  MENISCUS_SIM_CUDA_CHECK(cudaMemset(activity.get() + c.capacity, 0, sizeof(uint32_t) * (tiles - c.capacity)));
+  MENISCUS_SIM_CUDA_CHECK(cudaMemset(border.get() + c.capacity, 0, sizeof(uint32_t) * (tiles - c.capacity)));
+  const uint32_t count = uint32_t(tiles - c.capacity);
+  launch<push_grown>({(count + kFillBlock - 1) / kFillBlock, kFillBlock}, free_stack.get(), c.free_count,
+                     uint32_t(tiles - 1), count);
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  GpuStlCounters grown = c;
+  grown.capacity = uint32_t(tiles);
+  grown.free_count = c.free_count + count;
+  write_counters(grown);
+}
+
+void GpuStlStorage::thaw(GpuSortedTileList& list, const GpuStlCounters& frozen_counters) {
+  GpuStlCounters c = frozen_counters;
+  const GpuStlFrozen was = c.frozen;
+  c.frozen = GpuStlFrozen::kNo;
+  c.needed = 0;
+  write_counters(c);
+  // A frozen rebuild left the list before it whole; a frozen management runs again on the
+  // values it found, which nothing has changed since.
+  if (was == GpuStlFrozen::kInManage) list.queue_manage();
+}
+
+GpuSortedTileList::GpuSortedTileList(const SortedTileList& list) {
   std::string why;
   if (!cuda_device_answers(&why)) throw DeviceError("GPU-STL level sets: " + why);
+  storage_ = std::make_unique<GpuStlStorage>();
   GpuStlTransfer::upload(list, *storage_);
 }
 
 GpuSortedTileList::~GpuSortedTileList() = default;
 
 float GpuSortedTileList::gamma() const { return storage_->gamma; }
-size_t GpuSortedTileList::size() const { return storage_->size; }
-uint32_t GpuSortedTileList::capacity() const { return storage_->capacity; }
+uint32_t GpuSortedTileList::allocated() const { return storage_->allocated; }
 
-SortedTileList GpuSortedTileList::download() const { return GpuStlTransfer::download(*storage_); }
+void GpuSortedTileList::synchronize() const { MENISCUS_SIM_CUDA_CHECK(cudaDeviceSynchronize()); }
 
-void GpuStlStorage::grow_pool(uint64_t tiles) {
-  if (tiles <= capacity) return;
-  // Ids must stay below kNoTile, the "no tile" marker.
-  if (tiles >= gpu::kNoTile)
-    throw DeviceError("GPU-STL: the tile pool cannot grow to " + std::to_string(tiles) + " tiles (32-bit ids)");
-  device_reserve(values, size_t(tiles) * kTileVoxels, size_t(capacity) * kTileVoxels, tiles, "tile pool");
-  device_reserve(activity, tiles, capacity, tiles, "activity flags");
-  device_reserve(border, tiles, capacity, tiles, "border flags");
-  device_reserve(free_stack, tiles, free_count, tiles, "free stack");
-  const size_t begin = size_t(capacity) * kTileVoxels, end = size_t(tiles) * kTileVoxels;
-  launch<fill_values>({unsigned((end - begin + kFillBlock - 1) / kFillBlock), kFillBlock}, values.get(), begin, end, gamma);
-  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-  MENISCUS_SIM_CUDA_CHECK(cudaMemset(activity.get() + capacity, 0, sizeof(uint32_t) * (tiles - capacity)));
-  MENISCUS_SIM_CUDA_CHECK(cudaMemset(border.get() + capacity, 0, sizeof(uint32_t) * (tiles - capacity)));
-  capacity = uint32_t(tiles);
+GpuStlCounters GpuSortedTileList::counters() {
+  GpuStlStorage& s = *storage_;
+  GpuStlCounters c = s.read_counters();
+  // A freeze is resolved until it stays resolved (a re-run management may itself outgrow the
+  // allocation it was given only if the pool doubled more than once: then it grows again).
+  while (c.frozen != GpuStlFrozen::kNo) {
+    s.allocate(uint64_t(c.needed) * kGrowth);
+    s.thaw(*this, c);
+    c = s.read_counters();
+  }
+  return c;
 }
 
-void GpuStlStorage::push_free(uint32_t at, uint32_t top, uint32_t count, uint32_t removed) {
-  const uint32_t threads = count + removed;
-  if (threads == 0) return;
-  launch<push_ids>({(threads + kFillBlock - 1) / kFillBlock, kFillBlock}, free_stack.get(), at, top, count, freed.get(), removed,
-                   activity.get(), border.get());
-  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+size_t GpuSortedTileList::size() { return counters().size; }
+uint32_t GpuSortedTileList::capacity() { return counters().capacity; }
+
+SortedTileList GpuSortedTileList::download() {
+  const GpuStlCounters c = counters();
+  return GpuStlTransfer::download(*storage_, c);
+}
+
+void GpuSortedTileList::publish() {
+  GpuStlStorage& s = *storage_;
+  MENISCUS_SIM_CUDA_CHECK(
+      cudaMemcpyAsync(s.published.get(), s.counters.get(), sizeof(GpuStlCounters), cudaMemcpyDeviceToHost));
+  MENISCUS_SIM_CUDA_CHECK(cudaEventRecord(s.published_event, nullptr));
+  s.publishing = true;
+}
+
+GpuStlCounters GpuSortedTileList::poll() {
+  GpuStlStorage& s = *storage_;
+  if (s.publishing) {
+    const cudaError_t state = cudaEventQuery(s.published_event);
+    if (state == cudaSuccess) {
+      s.seen = s.published[0];
+      s.publishing = false;
+    } else if (state != cudaErrorNotReady) {
+      MENISCUS_SIM_CUDA_CHECK(state);
+    }
+  }
+  const GpuStlCounters seen = s.seen;
+  if (seen.frozen != GpuStlFrozen::kNo) {
+    // Nothing has changed the list since it froze, whatever was queued after: grow, and run a
+    // frozen management again from the counters as they are now.
+    s.allocate(uint64_t(seen.needed) * kGrowth);
+    s.thaw(*this, s.read_counters());
+    s.seen.frozen = GpuStlFrozen::kNo;
+  } else if (uint64_t(seen.capacity) * kHeadroom > s.allocated) {
+    s.allocate(uint64_t(seen.capacity) * kGrowth);
+  }
+  return seen;
 }
 
 void GpuSortedTileList::reserve(uint64_t tiles) {
-  GpuStlStorage& s = *storage_;
-  if (tiles <= s.capacity) return;
+  const GpuStlCounters c = counters();
+  if (tiles <= c.capacity) return;
   // The CPU's grow(): at least double, the new ids pushed so the lowest comes off first.
-  const uint64_t before = s.capacity, after = std::max<uint64_t>(tiles, 2 * before);
-  s.grow_pool(after);
-  s.push_free(s.free_count, uint32_t(after - 1), uint32_t(after - before), 0);
-  s.free_count += uint32_t(after - before);
+  storage_->grow_pool(std::max<uint64_t>(tiles, 2 * uint64_t(c.capacity)));
 }
 
 }  // namespace meniscus::sim::levelset

@@ -1,8 +1,9 @@
-// write_cube_records on a GpuSortedTileList (gpu_stl_records.h). Five launches on the default
-// stream, none waited for:
+// write_cube_records on a GpuSortedTileList (gpu_stl_records.h). Six launches on the default
+// stream, none waited for, none needing the list's size on the host:
+//   memset         zero counts for the whole allocation (past the list, and the scan's closing zero)
 //   find_bounds    one block: the lowest and highest tile coordinates (the record origin, and
-//                  whether the band fits 16-bit positions), and the scan's closing zero
-//   tile_records   one block per tile, counting its records
+//                  whether the band fits 16-bit positions)
+//   tile_records   blocks looping over the tiles, counting each tile's records
 //   ExclusiveSum   (CUB) each tile's first record, and the total after the last tile
 //   tile_records   again, writing the records below capacity at those places
 //   write_header   one thread
@@ -15,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <cub/cub.cuh>
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -53,8 +55,10 @@ __device__ inline int search_index(int dx, int dy, int dz) {
 // -INT_MAX, below every tile coordinate a key holds.
 __device__ inline int warp_max(int v) { return -gpu::warp_min(-v); }
 
-__global__ void __launch_bounds__(kBoundsBlock) find_bounds(const TileEntry* active, uint32_t size, uint32_t* total_slot,
-                                                            RecordBounds* bounds) {
+__global__ void __launch_bounds__(kBoundsBlock) find_bounds(ListView view, RecordBounds* bounds) {
+  const ListView list = gpu::live(view);
+  const TileEntry* active = list.active;
+  const uint32_t size = list.size;
   __shared__ int warp_lo[kBoundsWarps][3];
   __shared__ int warp_hi[kBoundsWarps][3];
   int lo[3] = {INT_MAX, INT_MAX, INT_MAX}, hi[3] = {-INT_MAX, -INT_MAX, -INT_MAX};
@@ -77,8 +81,8 @@ __global__ void __launch_bounds__(kBoundsBlock) find_bounds(const TileEntry* act
   }
   __syncthreads();
   if (threadIdx.x != 0) return;
-  RecordBounds b{{0, 0, 0}, 0};
-  for (int axis = 0; axis < 3; ++axis) {
+  RecordBounds b{{0, 0, 0}, 0};  // an empty list's origin is 0, as the CPU's
+  for (int axis = 0; axis < 3 && size > 0; ++axis) {
     int low = INT_MAX, high = INT_MIN;
     for (int w = 0; w < kBoundsWarps; ++w) {
       low = min(low, warp_lo[w][axis]);
@@ -90,7 +94,6 @@ __global__ void __launch_bounds__(kBoundsBlock) find_bounds(const TileEntry* act
     if (high * kTileSide + (kTileSide - 1) - b.origin[axis] > int(kMaxRecordCoordinate)) b.flags |= kCubeRecordsTooWide;
   }
   *bounds = b;
-  *total_slot = 0;
 }
 
 // make_cube_record's bytes (cube_record.h keeps that one host-only); the records_cuda test
@@ -108,14 +111,16 @@ __device__ inline void store_record(CubeRecord* out, int px, int py, int pz, con
 // One block per tile of the list. kWrite false: counts[tile] = the tile's records. kWrite true:
 // its records from offsets[tile] on, those below `capacity`, unless the band is too wide.
 template <bool kWrite>
-__global__ void __launch_bounds__(kTileBlock) tile_records(ListView list, float iso, uint32_t* counts, const uint32_t* offsets,
+__global__ void __launch_bounds__(kTileBlock) tile_records(ListView view, float iso, uint32_t* counts, const uint32_t* offsets,
                                                            const RecordBounds* bounds, CubeRecord* out, uint32_t capacity) {
   __shared__ uint32_t ids[kSearchTiles];
   __shared__ int8_t missing[27];
   __shared__ int8_t block[records::kBlockVoxels];
   __shared__ uint32_t warp_records[kTileWarps];
+  const ListView list = gpu::live(view);
   const int t = threadIdx.x;
-  const uint32_t tile = blockIdx.x;
+  // Blocks loop over the tiles (the count is the device's); each iteration is one tile's.
+  for (uint32_t tile = blockIdx.x; tile < list.size; tile += gridDim.x) {
   const TileEntry entry = list.active[tile];
   const TileCoord coord = coord_of(entry.key);
   const float gamma = list.gamma;
@@ -181,25 +186,26 @@ __global__ void __launch_bounds__(kTileBlock) tile_records(ListView list, float 
       for (int w = 0; w < kTileWarps; ++w) sum += warp_records[w];
       counts[tile] = sum;
     }
-    return;
+  } else if (record && !bounds->flags) {
+    uint32_t rank = offsets[tile] + __popc(ballot & ((1u << lane) - 1u));
+    for (int w = 0; w < warp; ++w) rank += warp_records[w];
+    if (rank < capacity) {
+      const RecordBounds b = *bounds;
+      store_record(out + rank, coord.x * kTileSide + x - b.origin[0], coord.y * kTileSide + y - b.origin[1],
+                   coord.z * kTileSide + z - b.origin[2], codes, inside);
+    }
   }
-  if (!record || bounds->flags) return;
-  uint32_t rank = offsets[tile] + __popc(ballot & ((1u << lane) - 1u));
-  for (int w = 0; w < warp; ++w) rank += warp_records[w];
-  if (rank >= capacity) return;
-  const RecordBounds b = *bounds;
-  store_record(out + rank, coord.x * kTileSide + x - b.origin[0], coord.y * kTileSide + y - b.origin[1],
-               coord.z * kTileSide + z - b.origin[2], codes, inside);
+  __syncthreads();  // before the next tile overwrites the shared arrays
+  }
 }
 
-// `total` and `bounds` are null for an empty list (origin 0, as the CPU's).
 __global__ void write_header(CubeRecordHeader* header, const uint32_t* total, const RecordBounds* bounds, uint32_t capacity,
                              float gamma, float iso) {
   CubeRecordHeader h{};
-  h.needed = total ? *total : 0u;
-  h.reserved = bounds ? bounds->flags : 0u;
+  h.needed = *total;
+  h.reserved = bounds->flags;
   h.count = h.reserved ? 0u : min(h.needed, capacity);
-  for (int axis = 0; axis < 3; ++axis) h.origin[axis] = bounds ? bounds->origin[axis] : 0;
+  for (int axis = 0; axis < 3; ++axis) h.origin[axis] = bounds->origin[axis];
   h.gamma = gamma;
   h.iso = iso;
   *header = h;
@@ -212,35 +218,31 @@ void write_cube_records(GpuSortedTileList& gpu_list, float iso, void* device_buf
   require_iso_in_band(iso, s.gamma, what);
   auto* const header = static_cast<CubeRecordHeader*>(device_buffer);
   auto* const out = reinterpret_cast<CubeRecord*>(static_cast<unsigned char*>(device_buffer) + kCubeRecordsOffset);
-  const uint32_t n = s.size;
-  if (n == 0) {
-    launch<write_header>({1, 1}, header, static_cast<const uint32_t*>(nullptr), static_cast<const RecordBounds*>(nullptr),
-                         capacity, s.gamma, iso);
-    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-    return;
-  }
 
-  // Tile management's scratch, free between its passes: counts holds the n per-tile counts, a
-  // zero (so the scan's last output is the total) and the bounds; offsets the scan.
+  // Tile management's scratch, free between its passes. The list's size is the device's, so
+  // the counts cover the allocation: zeros past the list (and one more, so the scan's last
+  // output is the total), then the bounds; offsets the scan.
   constexpr size_t kBoundsWords = sizeof(RecordBounds) / sizeof(uint32_t);
   static_assert(sizeof(RecordBounds) % sizeof(uint32_t) == 0);
-  const uint64_t tiles = s.capacity;
+  const uint32_t n = s.allocated;
+  const uint64_t tiles = s.allocated;
   device_reserve(s.counts, size_t(n) + 1 + kBoundsWords, 0, tiles, "cube-record counts");
   device_reserve(s.offsets, size_t(n) + 1, 0, tiles, "cube-record offsets");
   size_t temp_bytes = 0;
   MENISCUS_SIM_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, s.counts.get(), s.offsets.get(), int(n) + 1));
   device_reserve(s.scan_temp, std::max<size_t>(temp_bytes, 1), 0, tiles, "cube-record prefix-sum scratch");
   auto* const bounds = reinterpret_cast<RecordBounds*>(s.counts.get() + n + 1);
-  const ListView list = s.view();
+  const uint32_t blocks = std::clamp<uint32_t>(n, 1, kMaxStrideBlocks);
 
-  launch<find_bounds>({1, kBoundsBlock}, list.active, n, s.counts.get() + n, bounds);
+  MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.counts.get(), 0, sizeof(uint32_t) * (size_t(n) + 1)));
+  launch<find_bounds>({1, kBoundsBlock}, s.view(), bounds);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-  launch<tile_records<false>>({n, kTileBlock}, list, iso, s.counts.get(), static_cast<const uint32_t*>(nullptr), bounds, out,
-                              capacity);
+  launch<tile_records<false>>({blocks, kTileBlock}, s.view(), iso, s.counts.get(), static_cast<const uint32_t*>(nullptr),
+                              bounds, out, capacity);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   MENISCUS_SIM_CUDA_CHECK(
       cub::DeviceScan::ExclusiveSum(s.scan_temp.get(), temp_bytes, s.counts.get(), s.offsets.get(), int(n) + 1));
-  launch<tile_records<true>>({n, kTileBlock}, list, iso, s.counts.get(), s.offsets.get(), bounds, out, capacity);
+  launch<tile_records<true>>({blocks, kTileBlock}, s.view(), iso, s.counts.get(), s.offsets.get(), bounds, out, capacity);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   launch<write_header>({1, 1}, header, s.offsets.get() + n, bounds, capacity, s.gamma, iso);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());

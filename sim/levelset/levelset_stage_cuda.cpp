@@ -1,9 +1,13 @@
 // The level-set stage on CUDA: the GPU-STL evolved on the device (gpu_stl_evolution.h), or
 // rebuilt there from a CUDA particle stage's published buffer (particle_level_set_gpu.h); its
 // cube records written on the device into the frame's shared buffer (gpu_stl_records.h), the
-// submission ordered after them by a timeline semaphore. The list reaches the host only when
-// records() asks (an export), never in a frame.
+// submission ordered after them by a timeline semaphore. A frame queues its work and waits for
+// none of it: the list's counters come back a frame or two late (poll()), which is when a pass
+// that outgrew the allocation is seen and run again (gpu_stl_list.h). The list reaches the host
+// only when records() asks (an export), never in a frame.
+#include <cmath>
 #include <optional>
+#include <stdexcept>
 
 #include "engine/interop/shared_buffer.h"
 #include "engine/interop/timeline.h"
@@ -31,28 +35,40 @@ class CudaLevelSetStage final : public LevelSetStageBase {
         gpu_list_(*list_),
         timeline_(context, /*cuda_shared=*/true) {
     if (params.particles) builder_ = std::make_unique<GpuParticleLevelSetBuilder>(particle_level_set_params(params));
+    seen_ = gpu_list_.counters();  // the initial list's (a particle stage's is empty until its first frame)
   }
 
   SimBackend backend() const override { return SimBackend::Cuda; }
-  size_t tiles() const override { return gpu_list_.size(); }
+  // The tile count of a frame or two back (the device's, read without waiting), or the host
+  // list's after records() downloaded it.
+  size_t tiles() const override { return host_stale_ ? seen_.size : list_->size(); }
 
   void step(double dt) override {
-    int steps = 0;
+    seen_ = gpu_list_.poll();
+    if (!builder_) {
+      if (!std::isfinite(seen_.dt)) throw std::invalid_argument("TvdRungeKutta::step: nothing moves and no max_dt bounds the step");
+      time_ = seen_.time;  // the device's clock, as far as the host has seen it
+    }
+    bool changed = false;
     if (builder_) {
       if (rebuild_due(dt)) {
         // The GPU-STL runs on the legacy stream: it reads the particles after the producer's write.
         if (input_.producer) input_.producer->order_after_write(nullptr);
         const auto* particles = input_.buffer ? static_cast<const Particle*>(input_.buffer->cuda_pointer()) : nullptr;
-        builder_->build(gpu_list_, particles, particles ? uint32_t(input_.count) : 0u);
+        const uint32_t count = particles ? uint32_t(input_.count) : 0u;
+        // The first build waits, once, and sizes the allocation; later ones are queued.
+        if (built_) builder_->queue_build(gpu_list_, particles, count);
+        else builder_->build(gpu_list_, particles, count);
         time_ += dt;
         built_ = true;
-        steps = 1;
+        changed = true;
       }
     } else if (dt > 0.0) {
-      for (; steps < params_.steps_per_frame && gpu_list_.size() > 0; ++steps)
-        time_ += evolution_.step(gpu_list_, float(time_));
+      for (int k = 0; k < params_.steps_per_frame; ++k) evolution_.queue_step(gpu_list_);
+      changed = params_.steps_per_frame > 0;
     }
-    if (steps > 0) {
+    if (changed) {
+      gpu_list_.publish();
       host_stale_ = true;
       list_changed();
     }
@@ -81,6 +97,7 @@ class CudaLevelSetStage final : public LevelSetStageBase {
   TimelineSemaphore timeline_;
   uint64_t written_ = 0;
   std::unique_ptr<GpuParticleLevelSetBuilder> builder_;
+  GpuStlCounters seen_;
   bool host_stale_ = false;
 };
 

@@ -14,5 +14,8 @@ GpuParticleLevelSetBuilder::~GpuParticleLevelSetBuilder() = default;
 ParticleLevelSetStats GpuParticleLevelSetBuilder::build(GpuSortedTileList&, const Particle*, uint32_t) {
   throw DeviceError("GPU particle level set: CUDA backend not built (MENISCUS_CUDA=OFF or no nvcc)");
 }
+void GpuParticleLevelSetBuilder::queue_build(GpuSortedTileList&, const Particle*, uint32_t) {
+  throw DeviceError("GPU particle level set: CUDA backend not built (MENISCUS_CUDA=OFF or no nvcc)");
+}
 
 }  // namespace meniscus::sim::levelset

@@ -25,6 +25,13 @@ constexpr int kWarp = 32;
 
 unsigned blocks_for(size_t threads) { return unsigned((threads + kBlock - 1) / kBlock); }
 
+// What a build counts on the device: the sync build() reads it, a queued one never does.
+struct BuildTotals {
+  uint32_t marked;   // step 2's tiles
+  uint32_t dropped;  // particles outside the grid
+  TileStatus management;  // step 5's
+};
+
 // The six axis neighbours of a voxel, in seed_distance's order.
 __device__ inline void axis_step(int k, int& dx, int& dy, int& dz) {
   const int axis = k >> 1, sign = (k & 1) ? 1 : -1;
@@ -47,13 +54,13 @@ __device__ inline uint32_t locate(const GridShape& g, const uint32_t* slot, uint
 
 // Step 1: voxel-space positions, cells and their counts.
 __global__ void bin_particles(GridShape g, const Particle* particles, uint32_t n, float4* voxel, uint32_t* cell,
-                              uint32_t* counts, uint32_t* totals) {
+                              uint32_t* counts, BuildTotals* totals) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float v[3];
   if (!particle_grid::to_voxels(g, particles[i].position, v)) {
     cell[i] = kNone;
-    atomicAdd(totals + 1, 1u);
+    atomicAdd(&totals->dropped, 1u);
     return;
   }
   voxel[i] = make_float4(v[0], v[1], v[2], 0.0f);
@@ -115,9 +122,10 @@ __global__ void mark_tiles(GridShape g, const uint32_t* cell_begin, const float4
 
 // The list in dense (= key) order with ids 0, 1, ...; `slot` becomes the dense map from tile to
 // list position (kNone: not listed). Its last entry, the total, was copied out before.
-__global__ void list_entries(GridShape g, const uint32_t* member, uint32_t* slot, TileEntry* active) {
+__global__ void list_entries(GridShape g, const uint32_t* member, uint32_t* slot, TileEntry* active,
+                             const GpuStlCounters* counters) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= particle_grid::tile_count(g)) return;
+  if (t >= particle_grid::tile_count(g) || counters->frozen != GpuStlFrozen::kNo) return;
   if (!member[t]) {
     slot[t] = kNone;
     return;
@@ -127,7 +135,9 @@ __global__ void list_entries(GridShape g, const uint32_t* member, uint32_t* slot
   active[slot[t]] = {key_of(c), slot[t]};
 }
 
-__global__ void empty_pool(float* values, uint32_t* activity, uint32_t* border, uint32_t* free_stack, float gamma) {
+__global__ void empty_pool(float* values, uint32_t* activity, uint32_t* border, uint32_t* free_stack, float gamma,
+                           const GpuStlCounters* counters) {
+  if (counters->frozen != GpuStlFrozen::kNo || counters->size != 0) return;
   values[threadIdx.x] = gamma;
   if (threadIdx.x == 0) {
     activity[0] = border[0] = 0;
@@ -138,14 +148,15 @@ __global__ void empty_pool(float* values, uint32_t* activity, uint32_t* border, 
 // Step 3: a tile a block, a voxel a thread, the particles of the cells around in the CPU's order.
 __global__ void __launch_bounds__(kTileVoxels)
     evaluate_tiles(GridShape g, const TileEntry* active, const unsigned char* evaluated, const uint32_t* cell_begin,
-                   const float4* sorted, float* values) {
-  const uint32_t i = blockIdx.x;
+                   const float4* sorted, float* values, const GpuStlCounters* counters) {
+  if (counters->frozen != GpuStlFrozen::kNo) return;
   const int v = threadIdx.x;
+  for (uint32_t i = blockIdx.x; i < counters->size; i += gridDim.x) {
   const TileCoord c = coord_of(active[i].key);
   float* out = values + size_t(i) * kTileVoxels + v;
   if (!evaluated[particle_grid::dense_index(g, c.x, c.y, c.z)]) {
     *out = g.outside;
-    return;
+    continue;
   }
   const int x = c.x * kTileSide + (v & 3), y = c.y * kTileSide + (v >> 2 & 3), z = c.z * kTileSide + (v >> 4);
   const float fx = float(x), fy = float(y), fz = float(z);
@@ -166,6 +177,7 @@ __global__ void __launch_bounds__(kTileVoxels)
         }
       }
   *out = particle_grid::zhu_bridson_phi(sum, g);
+  }
 }
 
 // Whether any thread of the (64-thread) block holds `flag`.
@@ -178,10 +190,12 @@ __device__ inline bool block_any(bool flag, bool* warp_flags) {
 
 // Step 4a: the seeds, and which tiles hold one.
 __global__ void __launch_bounds__(kTileVoxels) seed_tiles(GridShape g, const TileEntry* active, const uint32_t* slot,
-                                                          const float* values, float* seed, float* sweep, uint32_t* interface) {
+                                                          const float* values, float* seed, float* sweep, uint32_t* interface,
+                                                          const GpuStlCounters* counters) {
   __shared__ bool warp_flags[kTileVoxels / kWarp];
-  const uint32_t i = blockIdx.x;
+  if (counters->frozen != GpuStlFrozen::kNo) return;
   const int v = threadIdx.x;
+  for (uint32_t i = blockIdx.x; i < counters->size; i += gridDim.x) {
   const TileCoord c = coord_of(active[i].key);
   const float phi = values[size_t(i) * kTileVoxels + v];
   float around[6];
@@ -196,13 +210,16 @@ __global__ void __launch_bounds__(kTileVoxels) seed_tiles(GridShape g, const Til
   sweep[size_t(i) * kTileVoxels + v] = fabsf(s);
   const bool crossed = block_any(fabsf(s) < g.cap, warp_flags);
   if (v == 0) interface[i] = crossed;
+  __syncthreads();  // before the next tile's flags overwrite these
+  }
 }
 
 // Step 4b: the tiles within near_reach rings of a seeded tile are swept.
-__global__ void mark_near(GridShape g, const TileEntry* active, uint32_t n, const uint32_t* slot, const uint32_t* interface,
-                          uint32_t* near) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+__global__ void mark_near(GridShape g, const TileEntry* active, const GpuStlCounters* counters, const uint32_t* slot,
+                          const uint32_t* interface, uint32_t* near) {
+  if (counters->frozen != GpuStlFrozen::kNo) return;
+  const uint32_t n = counters->size;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
   const TileCoord c = coord_of(active[i].key);
   const int k = g.near_reach;
   bool found = false;
@@ -215,15 +232,17 @@ __global__ void mark_near(GridShape g, const TileEntry* active, uint32_t n, cons
         found = j != kNone && interface[j];
       }
   near[i] = found;
+  }
 }
 
 // Step 4c: one Jacobi sweep from `from` into `to` over the swept tiles.
 __global__ void __launch_bounds__(kTileVoxels)
     sweep_tiles(GridShape g, const TileEntry* active, const uint32_t* slot, const uint32_t* near, const float* seed,
-                const float* from, float* to) {
-  const uint32_t i = blockIdx.x;
-  if (!near[i]) return;  // the whole block
+                const float* from, float* to, const GpuStlCounters* counters) {
+  if (counters->frozen != GpuStlFrozen::kNo) return;
   const int v = threadIdx.x;
+  for (uint32_t i = blockIdx.x; i < counters->size; i += gridDim.x) {
+  if (!near[i]) continue;  // the whole block
   const TileCoord c = coord_of(active[i].key);
   float around[6];
   for (int k = 0; k < 6; ++k) {
@@ -234,14 +253,17 @@ __global__ void __launch_bounds__(kTileVoxels)
   }
   const size_t at = size_t(i) * kTileVoxels + v;
   to[at] = particle_grid::sweep_value(seed[at], from[at], around, g.cap);
+  }
 }
 
 // Step 4d: band values and the tiles' flags (update_flags: warp ORs, then the two warps).
-__global__ void __launch_bounds__(kTileVoxels) finish_tiles(GridShape g, gpu::ListView list, const uint32_t* near,
+__global__ void __launch_bounds__(kTileVoxels) finish_tiles(GridShape g, gpu::ListView view, const uint32_t* near,
                                                             const float* seed, const float* sweep, bool in_tiles) {
   __shared__ uint2 warp_flags[kTileVoxels / kWarp];
-  const uint32_t i = blockIdx.x;
+  if (gpu::frozen(view)) return;
+  const gpu::ListView list = gpu::live(view);
   const int v = threadIdx.x;
+  for (uint32_t i = blockIdx.x; i < list.size; i += gridDim.x) {
   const size_t at = size_t(i) * kTileVoxels + v;
   const float distance = !near[i] ? fabsf(seed[at]) : in_tiles ? list.values[at] : sweep[at];
   const float phi = particle_grid::band_value(seed[at], distance, g.gamma);
@@ -255,15 +277,48 @@ __global__ void __launch_bounds__(kTileVoxels) finish_tiles(GridShape g, gpu::Li
     list.activity[i] = warp_flags[0].x | warp_flags[1].x;
     list.border[i] = warp_flags[0].y | warp_flags[1].y;
   }
+  __syncthreads();  // before the next tile's flags overwrite these
+  }
 }
 
 // Step 5's aftermath: tiles manage() created beyond the marked ones are outside (+γ).
-__global__ void __launch_bounds__(kTileVoxels) repair_created(GridShape g, gpu::ListView list, const uint32_t* slot) {
-  const TileEntry e = list.active[blockIdx.x];
-  const TileCoord c = coord_of(e.key);
-  if (particle_grid::inside_tiles(g, c.x, c.y, c.z) && slot[particle_grid::dense_index(g, c.x, c.y, c.z)] != kNone) return;
-  list.values[size_t(e.id) * kTileVoxels + threadIdx.x] = list.gamma;
-  if (threadIdx.x == 0) list.activity[e.id] = list.border[e.id] = 0;
+__global__ void __launch_bounds__(kTileVoxels) repair_created(GridShape g, gpu::ListView view, const uint32_t* slot) {
+  if (gpu::frozen(view)) return;
+  const gpu::ListView list = gpu::live(view);
+  for (uint32_t i = blockIdx.x; i < list.size; i += gridDim.x) {
+    const TileEntry e = list.active[i];
+    const TileCoord c = coord_of(e.key);
+    if (particle_grid::inside_tiles(g, c.x, c.y, c.z) && slot[particle_grid::dense_index(g, c.x, c.y, c.z)] != kNone) continue;
+    list.values[size_t(e.id) * kTileVoxels + threadIdx.x] = list.gamma;
+    if (threadIdx.x == 0) list.activity[e.id] = list.border[e.id] = 0;
+  }
+}
+
+// Step 2's end: the list becomes the marked tiles (the CPU's SortedTileList(γ, n) then insert():
+// ids 0..n-1 in key order, an empty free stack, or with nothing marked one free slot of +γ),
+// unless they do not fit the allocation: then the list stays the one before, frozen, and the
+// counters say how many slots the build needed.
+__global__ void begin_list(const uint32_t* slot_total, uint32_t allocated, GpuStlCounters* counters, BuildTotals* totals) {
+  const uint32_t n = *slot_total;
+  totals->marked = n;
+  GpuStlCounters& c = *counters;
+  if (n > allocated) {
+    c.frozen = GpuStlFrozen::kInBuild;
+    c.needed = c.needed < n ? n : c.needed;
+    return;
+  }
+  c.frozen = GpuStlFrozen::kNo;  // a fresh list, whatever froze the one before
+  c.size = n;
+  c.capacity = n ? n : 1;
+  c.free_count = n ? 0 : 1;
+  c.steps = 0;
+  c.time = 0;
+  c.status = TileStatus{};
+}
+
+// Step 5's status, before smoothing steps manage again.
+__global__ void record_management(const GpuStlCounters* counters, BuildTotals* totals) {
+  if (counters->frozen == GpuStlFrozen::kNo) totals->management = counters->status;
 }
 
 template <class T>
@@ -292,7 +347,7 @@ struct GpuParticleLevelSetScratch {
   DeviceArray<uint32_t> cell, order;           // per particle
   DeviceArray<uint32_t> counts, cell_begin, cursor, member, slot;  // per dense tile (+1)
   DeviceArray<unsigned char> evaluated;        // per dense tile
-  DeviceArray<uint32_t> totals;                // marked tiles, dropped particles
+  DeviceArray<BuildTotals> totals;             // one
   DeviceArray<float> seed, sweep;              // per listed voxel
   DeviceArray<uint32_t> interface, near;       // per listed tile
   DeviceArray<unsigned char> scan_temp;
@@ -308,11 +363,12 @@ GpuParticleLevelSetBuilder::GpuParticleLevelSetBuilder(const ParticleLevelSetPar
 
 GpuParticleLevelSetBuilder::~GpuParticleLevelSetBuilder() = default;
 
-ParticleLevelSetStats GpuParticleLevelSetBuilder::build(GpuSortedTileList& list, const Particle* device_particles,
-                                                        uint32_t count) {
+void GpuParticleLevelSetBuilder::queue_build(GpuSortedTileList& list, const Particle* device_particles, uint32_t count) {
   GpuParticleLevelSetScratch& s = *scratch_;
+  GpuStlStorage& st = list.storage();
   const GridShape g = shape_;
   const uint32_t tiles = particle_grid::tile_count(g);
+  st.gamma = g.gamma;  // kernels take γ by value: what is queued keeps the γ it was queued with
 
   // Step 1.
   reserve(s.voxel, count, "particle positions");
@@ -325,11 +381,11 @@ ParticleLevelSetStats GpuParticleLevelSetBuilder::build(GpuSortedTileList& list,
   reserve(s.member, size_t(tiles) + 1, "tile marks");
   reserve(s.slot, size_t(tiles) + 1, "tile slots");
   reserve(s.evaluated, tiles, "tile marks");
-  reserve(s.totals, 2, "totals");
+  reserve(s.totals, 1, "totals");
   MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.counts.get(), 0, sizeof(uint32_t) * (size_t(tiles) + 1)));
   MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.member.get(), 0, sizeof(uint32_t) * (size_t(tiles) + 1)));
   MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.evaluated.get(), 0, tiles));
-  MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.totals.get(), 0, 2 * sizeof(uint32_t)));
+  MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(s.totals.get(), 0, sizeof(BuildTotals)));
   if (count) {
     launch<bin_particles>({blocks_for(count), kBlock}, g, device_particles, count, s.voxel.get(), s.cell.get(), s.counts.get(),
                           s.totals.get());
@@ -345,72 +401,79 @@ ParticleLevelSetStats GpuParticleLevelSetBuilder::build(GpuSortedTileList& list,
   launch<sort_cells>({blocks_for(tiles), kBlock}, s.cell_begin.get(), tiles, s.order.get(), s.voxel.get(), s.sorted.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 
-  // Step 2, and the one read-back of the build: how many tiles the list gets.
+  // Step 2: the marked tiles become the list, on the device (the host never learns how many:
+  // the passes below loop over the device's count, their arrays sized by the allocation).
   launch<mark_tiles>({blocks_for(tiles), kBlock}, g, s.cell_begin.get(), s.sorted.get(), s.member.get(), s.evaluated.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   exclusive_sum(s.scan_temp, s.member.get(), s.slot.get(), size_t(tiles) + 1);
-  MENISCUS_SIM_CUDA_CHECK(cudaMemcpyAsync(s.totals.get(), s.slot.get() + tiles, sizeof(uint32_t), cudaMemcpyDeviceToDevice));
-  uint32_t totals[2];
-  MENISCUS_SIM_CUDA_CHECK(cudaMemcpy(totals, s.totals.get(), sizeof totals, cudaMemcpyDeviceToHost));
-  const uint32_t n = totals[0];
-  ParticleLevelSetStats stats;
-  stats.dropped = totals[1];
-  stats.particles = count - totals[1];
-  stats.marked_tiles = n;
-
-  // The list as the CPU's SortedTileList(γ, n) followed by insert() leaves it: ids 0..n-1 in key
-  // order, an empty free stack (or, with nothing marked, one free slot of +γ).
-  GpuStlStorage& st = list.storage();
-  const uint32_t capacity = std::max(n, 1u);
-  device_reserve(st.active, capacity, 0, capacity, "active list");
-  device_reserve(st.values, size_t(capacity) * kTileVoxels, 0, capacity, "tile pool");
-  device_reserve(st.activity, capacity, 0, capacity, "activity flags");
-  device_reserve(st.border, capacity, 0, capacity, "border flags");
-  device_reserve(st.free_stack, capacity, 0, capacity, "free stack");
-  st.gamma = g.gamma;
-  st.size = n;
-  st.capacity = capacity;
-  st.free_count = n ? 0 : 1;
-  launch<list_entries>({blocks_for(tiles), kBlock}, g, s.member.get(), s.slot.get(), st.active.get());
+  launch<begin_list>({1, 1}, s.slot.get() + tiles, st.allocated, st.counters.get(), s.totals.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-  if (n == 0) {
-    launch<empty_pool>({1, kTileVoxels}, st.values.get(), st.activity.get(), st.border.get(), st.free_stack.get(), g.gamma);
-    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-  } else {
-    // Steps 3 and 4.
-    const size_t voxels = size_t(n) * kTileVoxels;
-    reserve(s.seed, voxels, "seeds");
-    reserve(s.sweep, voxels, "sweep buffer");
-    reserve(s.interface, n, "interface flags");
-    reserve(s.near, n, "sweep flags");
-    launch<evaluate_tiles>({n, kTileVoxels}, g, st.active.get(), s.evaluated.get(), s.cell_begin.get(), s.sorted.get(),
-                           st.values.get());
-    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-    launch<seed_tiles>({n, kTileVoxels}, g, st.active.get(), s.slot.get(), st.values.get(), s.seed.get(), s.sweep.get(),
-                       s.interface.get());
-    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-    launch<mark_near>({blocks_for(n), kBlock}, g, st.active.get(), n, s.slot.get(), s.interface.get(), s.near.get());
-    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-    for (int k = 0; k < g.sweeps; ++k) {
-      const bool from_scratch = k % 2 == 0;
-      float* from = from_scratch ? s.sweep.get() : st.values.get();
-      float* to = from_scratch ? st.values.get() : s.sweep.get();
-      launch<sweep_tiles>({n, kTileVoxels}, g, st.active.get(), s.slot.get(), s.near.get(), s.seed.get(), from, to);
-      MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-    }
-    launch<finish_tiles>({n, kTileVoxels}, g, st.view(), s.near.get(), s.seed.get(), s.sweep.get(), g.sweeps % 2 == 1);
+  GpuStlCounters* const counters = st.counters.get();
+  launch<list_entries>({blocks_for(tiles), kBlock}, g, s.member.get(), s.slot.get(), st.active.get(), counters);
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  launch<empty_pool>({1, kTileVoxels}, st.values.get(), st.activity.get(), st.border.get(), st.free_stack.get(), g.gamma,
+                     counters);
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+
+  // Steps 3 and 4, a tile a block, blocks looping over the list.
+  const uint64_t slots = std::max(st.allocated, 1u);
+  const size_t voxels = size_t(slots) * kTileVoxels;
+  reserve(s.seed, voxels, "seeds");
+  reserve(s.sweep, voxels, "sweep buffer");
+  reserve(s.interface, slots, "interface flags");
+  reserve(s.near, slots, "sweep flags");
+  const uint32_t tile_blocks = stride_blocks(slots, 1);
+  launch<evaluate_tiles>({tile_blocks, kTileVoxels}, g, st.active.get(), s.evaluated.get(), s.cell_begin.get(),
+                         s.sorted.get(), st.values.get(), counters);
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  launch<seed_tiles>({tile_blocks, kTileVoxels}, g, st.active.get(), s.slot.get(), st.values.get(), s.seed.get(),
+                     s.sweep.get(), s.interface.get(), counters);
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  launch<mark_near>({stride_blocks(slots, kBlock), kBlock}, g, st.active.get(), counters, s.slot.get(), s.interface.get(),
+                    s.near.get());
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  for (int k = 0; k < g.sweeps; ++k) {
+    const bool from_scratch = k % 2 == 0;
+    float* from = from_scratch ? s.sweep.get() : st.values.get();
+    float* to = from_scratch ? st.values.get() : s.sweep.get();
+    launch<sweep_tiles>({tile_blocks, kTileVoxels}, g, st.active.get(), s.slot.get(), s.near.get(), s.seed.get(), from, to,
+                        counters);
     MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   }
+  launch<finish_tiles>({tile_blocks, kTileVoxels}, g, st.view(), s.near.get(), s.seed.get(), s.sweep.get(),
+                       g.sweeps % 2 == 1);
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 
   // Step 5.
-  stats.management = list.manage();
-  if (st.size) {
-    launch<repair_created>({st.size, kTileVoxels}, g, st.view(), s.slot.get());
-    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-  }
+  list.queue_manage();
+  launch<record_management>({1, 1}, counters, s.totals.get());
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  launch<repair_created>({stride_blocks(st.allocated, 1), kTileVoxels}, g, st.view(), s.slot.get());
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 
   // Step 6.
-  for (int k = 0; k < params_.smoothing_steps; ++k) s.smoothing->step(list, 0.0f, 1.0f);
+  for (int k = 0; k < params_.smoothing_steps; ++k) s.smoothing->queue_step(list, 1.0f);
+}
+
+ParticleLevelSetStats GpuParticleLevelSetBuilder::build(GpuSortedTileList& list, const Particle* device_particles,
+                                                        uint32_t count) {
+  GpuStlStorage& st = list.storage();
+  queue_build(list, device_particles, count);
+  // A build that outgrew the allocation (its marked tiles, or its management's growth) runs
+  // again from the particles once the allocation has room, so that it is the CPU's.
+  for (GpuStlCounters c = st.read_counters(); c.frozen != GpuStlFrozen::kNo; c = st.read_counters()) {
+    st.allocate(uint64_t(c.needed) * GpuSortedTileList::kGrowth);
+    c.frozen = GpuStlFrozen::kNo;
+    c.needed = 0;
+    st.write_counters(c);
+    queue_build(list, device_particles, count);
+  }
+  const BuildTotals totals = scratch_->totals.read(0);
+  ParticleLevelSetStats stats;
+  stats.dropped = totals.dropped;
+  stats.particles = count - totals.dropped;
+  stats.marked_tiles = totals.marked;
+  stats.management = totals.management;
   return stats;
 }
 

@@ -3,12 +3,12 @@
 // builder, with the same per-voxel arithmetic (particle_level_set_math.h) in the same order, so
 // that both produce the same list — keys, ids, free stack, flags and values — bit for bit.
 //
-// Everything is queued on the default stream, the GPU-STL's. The host waits twice per build:
-// for 8 bytes after step 2 (the number of marked tiles, which sizes the list and its scratch,
-// and the count of dropped particles: a size the host must know, as manage() must know its
-// status) and inside GpuSortedTileList::manage() (its 16-byte status). A buffer that has to
-// grow reallocates (cudaFree waits too); each smoothing step adds GpuLevelSetEvolution's one
-// wait (its manage() status, which carries the step's dt).
+// Everything is queued on the default stream, the GPU-STL's, and nothing is read back: the
+// number of marked tiles becomes the list's size on the device, and the passes after it loop
+// over that count with their arrays sized by the list's allocation (gpu_stl_list.h). Marked
+// tiles, or a management growth, beyond the allocation freeze the list as it was; build()
+// then grows it and builds again, queue_build() leaves that to the list's poll(). A scratch
+// buffer that has to grow reallocates (cudaFree waits): once per growth, not per frame.
 //
 // Built from particle_level_set_cuda.cu with MENISCUS_CUDA, else particle_level_set_absent.cpp
 // (every call throws DeviceError saying so).
@@ -35,7 +35,10 @@ class GpuParticleLevelSetBuilder {
   // `count` particles at `device_particles` (device memory, positions in metres): e.g. the
   // buffer the SPH CUDA backend publishes, once the work writing it is ordered before the
   // default stream.
+  // Waits for the build and returns its counts, as the CPU builder does (tests, tools).
   ParticleLevelSetStats build(GpuSortedTileList& list, const Particle* device_particles, uint32_t count);
+  // The same build, queued with no wait (a frame's).
+  void queue_build(GpuSortedTileList& list, const Particle* device_particles, uint32_t count);
 
   const ParticleLevelSetParams& params() const { return params_; }
 

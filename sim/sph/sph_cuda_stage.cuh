@@ -19,6 +19,7 @@
 #include "engine/interop/timeline.h"
 #include "engine/profile/cuda_event_timer.h"
 #include "sim/common/cuda_support.cuh"
+#include "sim/common/pinned_array.h"
 #include "sim/sph/sph_cuda_device.cuh"
 #include "sim/sph/sph_frame_plan.h"
 #include "sim/sph/sph_ops.h"
@@ -28,34 +29,6 @@
 #define SPH_CUDA_CHECK(call) MENISCUS_SIM_CUDA_CHECK(call)
 
 namespace meniscus::sim {
-
-// Page-locked host memory for the records: a device-to-host copy into pageable memory makes the
-// host wait for the copy, which is what the records are there to avoid. The CPU execution layer
-// has only host memory and no cudaMallocHost, so a plain allocation stands in for it there.
-template <class T>
-class PinnedArray {
- public:
-  explicit PinnedArray(size_t n) {
-#if defined(MENISCUS_CUDA_ON_CPU)
-    data_ = new T[n]();
-#else
-    SPH_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), sizeof(T) * n));
-#endif
-  }
-  ~PinnedArray() {
-#if defined(MENISCUS_CUDA_ON_CPU)
-    delete[] data_;
-#else
-    cudaFreeHost(data_);
-#endif
-  }
-  PinnedArray(const PinnedArray&) = delete;
-  PinnedArray& operator=(const PinnedArray&) = delete;
-  T& operator[](size_t i) { return data_[i]; }
-
- private:
-  T* data_ = nullptr;
-};
 
 class SphCuda : public SphStage {
  public:

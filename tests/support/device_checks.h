@@ -2,9 +2,15 @@
 // What the CUDA tests share. They are plain programs rather than Catch2 cases because each must
 // first find a device and otherwise exit with MENISCUS_SKIP_CODE saying why (ctest: skipped);
 // past that point they print one PASS/FAIL line per check.
+#include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
+
+#if defined(MENISCUS_CUDA_ON_CPU)
+#include "cuda_cpu/control.h"
+#endif
 
 namespace meniscus::device_test {
 
@@ -20,6 +26,16 @@ inline void check(bool ok, const std::string& what) {
 inline int summary() {
   std::printf("%d failed\n", failures);
   return failures == 0 ? 0 : 1;
+}
+
+// How often the host has waited for CUDA work so far, where that can be counted: on the CPU
+// execution layer, which sees every synchronous call (a real driver does not say).
+inline std::optional<uint64_t> cuda_host_waits() {
+#if defined(MENISCUS_CUDA_ON_CPU)
+  return cuda_cpu::host_waits();
+#else
+  return std::nullopt;
+#endif
 }
 
 // main()'s body: `run` (which returns an exit code), an escaped exception being one FAIL line.

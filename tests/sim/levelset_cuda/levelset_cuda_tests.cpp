@@ -83,7 +83,7 @@ SortedTileList sphere_list(glm::vec3 centre, float radius, int domain, float gam
 
 void round_trip() {
   const SortedTileList cpu = sphere_list({16.3f, 15.8f, 16.1f}, 9.0f, 32);
-  const GpuSortedTileList gpu(cpu);
+  GpuSortedTileList gpu(cpu);
   const std::string diff = differences(cpu, gpu.download(), true);
   check(diff.empty(), "upload/download round trip of " + std::to_string(cpu.size()) + " tiles is exact " + diff);
 }
@@ -146,6 +146,55 @@ void evolve(const std::string& name, SortedTileList cpu, const GpuEvolutionParam
                     " active values not bit-equal (largest difference " + std::to_string(worst) + ")");
 }
 
+// A frame's steps are queued and never waited for. The sphere grows (F > 0), so its pool
+// outgrows the allocation the upload gave it: the management that needs more freezes the
+// list, the steps queued behind it leave it as it is, and poll() (a frame later) grows the
+// allocation and runs the frozen management again. In the end the list is the CPU's after as
+// many steps as the device took, and its clock the CPU's sum of their dt.
+void queued_steps(const GpuEvolutionParams& params) {
+  // The first frame grows the pool beyond the allocation's growth factor; the others take few
+  // steps, so the headroom covers them and they show what a steady frame waits for: nothing.
+  constexpr int kFrames = 5;
+  const auto steps_in = [](int frame) { return frame == 0 ? 80 : 2; };
+  SortedTileList cpu = sphere_list({16.3f, 15.8f, 16.1f}, 3.0f, 32);
+  GpuSortedTileList gpu(cpu);
+  GpuLevelSetEvolution gpu_evolution(params);
+  bool froze = false;
+  int steady_frames = 0, steady_waits = 0;
+  for (int frame = 0; frame < kFrames; ++frame) {
+    const uint32_t allocated = gpu.allocated();
+    const auto waits_before = device_test::cuda_host_waits();
+    froze |= gpu.poll().frozen != GpuStlFrozen::kNo;
+    for (int k = 0; k < steps_in(frame); ++k) gpu_evolution.queue_step(gpu);
+    gpu.publish();
+    if (waits_before && gpu.allocated() == allocated) {
+      ++steady_frames;
+      steady_waits += int(*device_test::cuda_host_waits() - *waits_before);
+    }
+    gpu.synchronize();  // a device that keeps up: the next poll sees this frame's counters
+  }
+  const GpuStlCounters c = gpu.counters();
+  std::printf("queued steps: %zu tiles, capacity %u at the start; %u tiles, capacity %u, allocation %u at the end\n",
+              cpu.size(), cpu.capacity(), c.size, c.capacity, gpu.allocated());
+  check(froze, "a queued management outgrew the allocation and froze the list, seen by poll()");
+  if (device_test::cuda_host_waits())
+    check(steady_frames > 0 && steady_waits == 0,
+          std::to_string(steady_frames) + " frames that did not grow the allocation queued their steps and waited for "
+              "the device " + std::to_string(steady_waits) + " times");
+  int queued = 0;
+  for (int frame = 0; frame < kFrames; ++frame) queued += steps_in(frame);
+  check(c.steps > 0 && int(c.steps) < queued, "the steps queued behind the freeze were not taken (" +
+                                                  std::to_string(c.steps) + " of " + std::to_string(queued) + " taken)");
+
+  LevelSetEvolution cpu_evolution(to_cpu_params(params));
+  double t = 0;
+  for (uint32_t step = 0; step < c.steps; ++step) t += cpu_evolution.step(cpu, float(t));
+  const std::string diff = differences(cpu, gpu.download(), false);
+  check(diff.empty() && c.time == t && same_status(c.status, cpu_evolution.last_status()),
+        "after " + std::to_string(c.steps) + " queued steps the list, the clock and the last status are the CPU's " + diff);
+  check(testing::list_problems(gpu.download()).empty(), "the queued list keeps the list invariants");
+}
+
 void out_of_memory() {
   const SortedTileList cpu = sphere_list({16.3f, 15.8f, 16.1f}, 9.0f, 32);
   GpuSortedTileList gpu(cpu);
@@ -193,6 +242,12 @@ int run() {
   enright.velocity.period = 3.0f;
   const float n = 32;
   evolve("Enright 32^3 (WENO5/RK3)", sphere_list(glm::vec3(0.35f * n - 0.5f), 0.15f * n, 32), enright, 12, 3.0f);
+
+  GpuEvolutionParams grow;  // a sphere growing outwards, its pool with it
+  grow.scheme = Scheme::kUpwind;
+  grow.normal_speed = 1.0f;
+  grow.rescaling_speed = true;
+  queued_steps(grow);
 
   out_of_memory();
   return device_test::summary();

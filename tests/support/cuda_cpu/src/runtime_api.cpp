@@ -3,7 +3,9 @@
 #include <tbb/info.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -229,6 +231,18 @@ cudaError_t cudaFree(void* pointer) {
   return error == cudaSuccess ? error : fail(error);
 }
 
+cudaError_t cudaMallocHost(void** pointer, size_t bytes) {
+  if (!pointer) return fail(cudaErrorInvalidValue);
+  *pointer = ::operator new(std::max<size_t>(bytes, 1), std::nothrow);
+  return *pointer ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaFreeHost(void* pointer) {
+  cuda_cpu::run_all();  // as cudaFree, it synchronises the device
+  ::operator delete(pointer);
+  return cudaSuccess;
+}
+
 cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, const std::source_location& where) {
   return checked_copy(to, from, bytes, kind, nullptr, /*wait=*/true, where);
 }
@@ -277,14 +291,14 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (!event) return fail(cudaErrorInvalidResourceHandle);
-  if (event->recorded.stream && !event->done) cuda_cpu::run_until(event->recorded);  // its record op points here
+  if (event->recorded.stream && !event->done) cuda_cpu::run_until(event->recorded, false);  // its record op points here
   delete event;
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (!event) return fail(cudaErrorInvalidResourceHandle);
   if (!cuda_cpu::known_stream(stream)) return fail(cudaErrorInvalidResourceHandle);
-  if (event->recorded.stream && !event->done) cuda_cpu::run_until(event->recorded);
+  if (event->recorded.stream && !event->done) cuda_cpu::run_until(event->recorded, false);
   event->done = false;
   event->recorded = cuda_cpu::enqueue(stream, "cudaEventRecord", [event] {
     event->when = std::chrono::steady_clock::now();

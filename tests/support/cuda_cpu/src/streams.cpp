@@ -37,6 +37,7 @@ struct Device {
   CUstream_st legacy;
   std::set<CUstream_st*> streams;
   int hosts_waiting = 0;
+  uint64_t host_waits = 0;
   Clock::time_point last_enqueue = Clock::now();
   std::thread thread;
 
@@ -73,7 +74,8 @@ struct Device {
   }
 
   template <class Done>
-  void wait(std::unique_lock<std::mutex>& lock, Done done) {
+  void wait(std::unique_lock<std::mutex>& lock, Done done, bool counted = true) {
+    if (counted) ++host_waits;
     ++hosts_waiting;
     work_ready.notify_one();
     work_done.wait(lock, done);
@@ -121,10 +123,10 @@ Position enqueue(cudaStream_t stream, std::string what, std::function<void()> wo
   return {s, sequence};
 }
 
-void run_until(const Position& at) {
+void run_until(const Position& at, bool host_wait) {
   Device& d = device();
   std::unique_lock lock(d.mutex);
-  d.wait(lock, [&] { return at.stream->completed >= at.sequence; });
+  d.wait(lock, [&] { return at.stream->completed >= at.sequence; }, host_wait);
 }
 
 void run_stream(cudaStream_t stream) {
@@ -161,6 +163,12 @@ void run_all() {
       if (s->completed < sequence) return false;
     return true;
   });
+}
+
+uint64_t host_waits() {
+  Device& d = device();
+  std::lock_guard lock(d.mutex);
+  return d.host_waits;
 }
 
 bool stream_idle(cudaStream_t stream) {

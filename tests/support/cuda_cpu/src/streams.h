@@ -25,8 +25,9 @@ CUstream_st* create_stream(bool blocking);
 void destroy_stream(CUstream_st* stream);  // after its work has run
 // Queues `work` on `stream` (null: the legacy stream); returns its place.
 Position enqueue(cudaStream_t stream, std::string what, std::function<void()> work);
-// Blocks the host until the work at `at` (and everything queued before it) has run.
-void run_until(const Position& at);
+// Blocks the host until the work at `at` (and everything queued before it) has run. host_wait
+// false: a wait this layer needs where CUDA's API does not wait (not counted in host_waits()).
+void run_until(const Position& at, bool host_wait = true);
 void run_stream(cudaStream_t stream);
 void run_all();
 bool stream_idle(cudaStream_t stream);

@@ -31,4 +31,9 @@ size_t memory_limit();
 void set_memory_limit(size_t bytes);
 size_t memory_in_use();
 
+// How many times the host has blocked until device work was done (synchronous copies, the
+// synchronize calls, cudaFree, destroying a busy stream or event): the waits a hot path must
+// not make, counted whether or not the work was already done.
+uint64_t host_waits();
+
 }  // namespace cuda_cpu

@@ -141,6 +141,9 @@ cudaError_t cudaMalloc(T** pointer, size_t bytes, const std::source_location& wh
   return cudaMalloc(reinterpret_cast<void**>(pointer), bytes, where);
 }
 cudaError_t cudaFree(void* pointer);
+// Page-locked host memory is plain host memory here: the device is the host.
+cudaError_t cudaMallocHost(void** pointer, size_t bytes);
+cudaError_t cudaFreeHost(void* pointer);
 cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind,
                        const std::source_location& where = std::source_location::current());
 cudaError_t cudaMemcpyAsync(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream = nullptr,

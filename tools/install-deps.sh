@@ -10,6 +10,7 @@ packages=(
   libglfw3-dev libimgui-dev
   catch2 libglm-dev libtomlplusplus-dev libpng-dev libtbb-dev libopenvdb-dev
   libnanoflann-dev
+  libopenjp2-7-dev libgsl-dev
   xvfb xauth
   python3 python3-matplotlib python3-numpy
 )

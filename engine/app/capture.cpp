@@ -9,6 +9,7 @@
 #include "engine/app/timing_files.h"
 #include "engine/core/context.h"
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 #include "engine/core/image.h"
 #include "engine/core/log.h"
 #include "engine/profile/timing_log.h"
@@ -35,6 +36,7 @@ void export_level_set_mesh(SceneRenderer& renderer, const std::filesystem::path&
 }  // namespace
 
 CaptureResult capture(const CaptureOptions& options) {
+  const limits::AllocationScope scope("capturing " + options.scene.string());
   Scene scene = load_scene(options.scene);
   if (options.width) scene.render.width = *options.width;
   if (options.height) scene.render.height = *options.height;

@@ -243,6 +243,32 @@ void parse_reconstruct(Args& args, Command& command) {
   o.start_depth = std::min(o.start_depth, o.depth);
 }
 
+void parse_wavelet_command(Args& args, Command& command) {
+  WaveletOptions& o = command.wavelet;
+  if (args.done()) throw InputError("meniscus wavelet: missing input (a volume: .nrrd, .nhdr, .vtk or cayley:N)");
+  o.volume = args.take();
+  const std::vector<Flag<WaveletOptions>> flags = {
+      {"-o", [](WaveletOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
+      {"--output", [](WaveletOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
+      {"--wavelet",
+       [](WaveletOptions& o, Args& a, std::string_view f) {
+         o.wavelet = a.value(f);
+         if (o.wavelet != "haar" && o.wavelet != "5/3" && o.wavelet != "9/7" && o.wavelet != "dd97" && o.wavelet != "dd137")
+           throw InputError("--wavelet: expected haar, 5/3, 9/7, dd97 or dd137, got '" + o.wavelet + "'");
+       }},
+      {"--levels", [](WaveletOptions& o, Args& a, std::string_view f) { o.levels = int(parse_count(f, a.value(f), 1)); }},
+      {"--integer", [](WaveletOptions& o, Args&, std::string_view) { o.integer = true; }},
+      {"--sim",
+       [](WaveletOptions& o, Args& a, std::string_view f) {
+         o.sim = a.value(f);
+         if (o.sim != "cpu" && o.sim != "cuda") throw InputError("--sim: expected cpu or cuda, got '" + o.sim + "'");
+       }},
+  };
+  parse_flags(args, o, flags, "wavelet");
+  if (o.wavelet.empty()) throw InputError("meniscus wavelet: --wavelet haar|5/3|9/7|dd97|dd137 is required");
+  if (o.levels == 0) throw InputError("meniscus wavelet: --levels L is required");
+}
+
 // Every verb `meniscus` knows. A new verb is one row here, one in usage_text(), one Verb value
 // and its case in main().
 struct VerbEntry {
@@ -257,6 +283,7 @@ constexpr VerbEntry kVerbs[] = {
     {"mesh", Verb::Mesh, parse_mesh},
     {"levelset", Verb::LevelSet, parse_levelset},
     {"reconstruct", Verb::Reconstruct, parse_reconstruct},
+    {"wavelet", Verb::Wavelet, parse_wavelet_command},
     {"help", Verb::Help, nullptr},
     {"--help", Verb::Help, nullptr},
     {"-h", Verb::Help, nullptr},
@@ -281,6 +308,8 @@ std::string usage_text() {
          "                       [--speed F] [--scheme upwind|weno5] [--steps N | --time T | --until-converged]\n"
          "                       [--max-steps N] [--sim cpu|cuda]\n"
          "  meniscus reconstruct <points.ply|.obj> --depth D -o out.ply|.vdb [--start-depth d] [--alpha A]\n"
+         "  meniscus wavelet <volume> --wavelet haar|5/3|9/7|dd97|dd137 --levels L [--integer] [--sim cpu|cuda]\n"
+         "                       [-o coeffs.raw]\n"
          "  meniscus help | --version\n"
          "run --frames N exits after N frames (default: when the window closes)\n"
          "capture records --frames N (default 1) after --warmup W (default 0) frames; without --png\n"
@@ -301,7 +330,7 @@ Command parse_cli(int argc, const char* const* argv) {
     if (entry.parse) entry.parse(args, command);
     return command;
   }
-  throw InputError("unknown command '" + word + "' (expected run, capture, mesh, levelset, reconstruct, help or --version)");
+  throw InputError("unknown command '" + word + "' (expected run, capture, mesh, levelset, reconstruct, wavelet, help or --version)");
 }
 
 }  // namespace meniscus

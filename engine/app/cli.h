@@ -9,7 +9,7 @@
 
 namespace meniscus {
 
-enum class Verb { Run, Capture, Mesh, LevelSet, Reconstruct, Help, Version };
+enum class Verb { Run, Capture, Mesh, LevelSet, Reconstruct, Wavelet, Help, Version };
 
 // `meniscus mesh <volume> --iso V -o out.ply`: marching cubes through the HistoPyramid.
 struct MeshOptions {
@@ -46,6 +46,16 @@ struct ReconstructOptions {
   float alpha = 0.1f;      // curvature weight α: higher bypasses noise and outliers
 };
 
+// `meniscus wavelet <volume> --wavelet W --levels L`: volume -> coefficients -> reconstruction.
+struct WaveletOptions {
+  std::string volume;
+  std::string wavelet;  // haar | 5/3 | 9/7 | dd97 | dd137
+  int levels = 0;       // required: at least 1
+  bool integer = false;  // reversible integer lifting (int32) instead of float
+  std::string sim = "cpu";  // cpu | cuda
+  std::filesystem::path output;  // raw coefficients, little-endian float32 or int32, x fastest
+};
+
 struct Command {
   Verb verb = Verb::Help;
   RunOptions run;
@@ -53,6 +63,7 @@ struct Command {
   MeshOptions mesh;
   LevelSetOptions levelset;
   ReconstructOptions reconstruct;
+  WaveletOptions wavelet;
 };
 
 // Takes main()'s argv as is (char** converts). Verbs are rows of a table in cli.cpp; a later

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 #include "sim/common/mesh_reader.h"
 #include "sim/histopyramid/volume_io.h"
 #include "sim/levelset/evolution.h"
@@ -96,6 +97,7 @@ int evolve_level_set(const LevelSetOptions& o) {
   const bool on_gpu = o.sim == "cuda";
   if (std::string why; on_gpu && !sim::levelset::gpu_stl_available(&why))
     throw DeviceError("meniscus levelset --sim cuda: " + why + "; use --sim cpu");
+  const limits::AllocationScope scope("building a level set from " + o.input.string());
   LoadedLevelSet level_set = load(o);
   sim::levelset::SortedTileList& list = *level_set.list;
 

@@ -7,6 +7,7 @@
 
 #include "engine/core/context.h"
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 #include "passes/surface/gpu_extraction.h"
 #include "sim/histopyramid/marching_cubes.h"
 #include "sim/histopyramid/marching_cubes_cuda.h"
@@ -89,6 +90,7 @@ sim::IndexedMesh extract_level_set_records(const std::string& file, float iso) {
 }  // namespace
 
 int mesh_volume(const MeshOptions& options) {
+  const limits::AllocationScope scope("meshing " + options.volume);
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   // A .vdb is a level set: on the CPU through its cube records; the GPU paths take the zero

@@ -10,6 +10,7 @@
 #include "sim/levelset/dense_sampling.h"
 #include "sim/levelset/vdb_io.h"
 #include "sim/reconstruct/reconstruction.h"
+#include "engine/core/input_limits.h"
 
 namespace meniscus {
 namespace {
@@ -21,6 +22,7 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 
 int reconstruct_points(const ReconstructOptions& o) {
   const auto start = Clock::now();
+  const limits::AllocationScope scope("reconstructing a surface from " + o.input.string());
   const sim::TriangleMesh cloud = sim::read_mesh(o.input);
   std::vector<glm::vec3> points;
   points.reserve(cloud.vertices.size());

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 
 namespace meniscus::sim {
 namespace {
@@ -52,6 +54,28 @@ struct Element {
   uint64_t count = 0;
   std::vector<Property> properties;
 };
+
+// "element vertex 8": the count as written, a non-negative integer (istream would read "-1"
+// into an unsigned as 2^64 - 1), within the policy for its kind of element.
+uint64_t element_count(const std::filesystem::path& file, const std::string& name, const std::string& text) {
+  const std::string field = "element " + name;
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    fail(file, "field '" + field + "': expected a count (a non-negative integer), got '" + text + "'");
+  const uint64_t limit = name == "vertex" ? limits::kMaxMeshVertices : limits::kMaxMeshFaces;
+  const std::string what = name == "vertex" ? "vertices" : "items";
+  // Over 19 digits it does not fit 64 bits; it is over the limit either way.
+  const uint64_t count = text.size() > 19 ? UINT64_MAX : std::stoull(text);
+  limits::check_declared(file, field, text, count, limit, what);
+  return count;
+}
+
+// Bytes the smallest record of `e` takes in the file: each scalar in binary (a list at least its
+// count), at least two characters ("0 ") per value in ASCII.
+uint64_t min_record_bytes(const Element& e, bool ascii) {
+  uint64_t bytes = 0;
+  for (const Property& p : e.properties) bytes += ascii ? 2 : scalar_size(p.list ? p.count_type : p.type);
+  return bytes;
+}
 
 // Reads one scalar in the file's encoding, as a double.
 class PlyReader {
@@ -104,14 +128,17 @@ TriangleMesh read_ply(const std::filesystem::path& file) {
   std::string line;
   std::getline(in, line);
   if (line.rfind("ply", 0) != 0) fail(file, "not a PLY file (no 'ply' magic)");
-  bool ascii = false, swap = false, have_format = false;
+  bool ascii = false, swap = false, have_format = false, have_end = false;
   std::vector<Element> elements;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     std::istringstream words(line);
     std::string word;
     words >> word;
-    if (word == "end_header") break;
+    if (word == "end_header") {
+      have_end = true;
+      break;
+    }
     if (word == "format") {
       std::string format;
       words >> format;
@@ -122,8 +149,10 @@ TriangleMesh read_ply(const std::filesystem::path& file) {
       swap = (little && std::endian::native == std::endian::big) || (big && std::endian::native == std::endian::little);
     } else if (word == "element") {
       Element e;
-      words >> e.name >> e.count;
+      std::string count;
+      words >> e.name >> count;
       if (!words) fail(file, "malformed element line '" + line + "'");
+      e.count = element_count(file, e.name, count);
       elements.push_back(e);
     } else if (word == "property") {
       if (elements.empty()) fail(file, "property before any element");
@@ -141,10 +170,31 @@ TriangleMesh read_ply(const std::filesystem::path& file) {
         if (!scalar_from_name(type, p.type)) fail(file, "unsupported property type '" + type + "'");
       }
       elements.back().properties.push_back(p);
+      limits::check_declared(file, "element " + elements.back().name, elements.back().properties.size(),
+                             limits::kMaxPlyElementProperties, "properties");
     }
   }
   if (!have_format) fail(file, "header has no format line");
+  if (!have_end) fail(file, "header has no end_header line");
+  // Declared counts against the bytes the file holds, before anything is allocated for them.
+  const std::streamoff header_end = in.tellg();
+  const uint64_t data_bytes = header_end < 0 ? 0 : limits::require_regular_file(file, "mesh") - uint64_t(header_end);
+  uint64_t need = 0;
+  for (const Element& e : elements) {
+    need += e.count * min_record_bytes(e, ascii);  // counts and properties are bounded: no overflow
+    if (need > data_bytes + 1)
+      fail(file, "field 'element " + e.name + "': declares " + std::to_string(e.count) + " items, but the " +
+                     std::to_string(data_bytes) + " bytes after the header cannot hold them (truncated)");
+  }
   PlyReader reader(in, file, ascii, swap);
+  // A list's length, read from the file: an integer in [0, limit].
+  const auto list_length = [&](const Property& p, uint64_t limit) {
+    const double n = reader.read(p.count_type);
+    if (!(n >= 0.0 && n <= double(limit) && n == std::floor(n)))
+      fail(file, "property '" + p.name + "': list length " + std::to_string(n) + " is not an integer in [0, " +
+                     std::to_string(limit) + "]");
+    return uint64_t(n);
+  };
   TriangleMesh mesh;
   uint64_t vertex_count = 0;
   for (const Element& e : elements) {
@@ -154,17 +204,18 @@ TriangleMesh read_ply(const std::filesystem::path& file) {
         for (int a = 0; a < 3; ++a)
           if (e.properties[k].name == std::string(1, char('x' + a))) axis_of[a] = int(k);
       if (axis_of[0] < 0 || axis_of[1] < 0 || axis_of[2] < 0) fail(file, "vertex element lacks x, y or z");
-      mesh.vertices.resize(e.count);
+      limits::resize_or_fail(mesh.vertices, e.count, file, std::to_string(e.count) + " vertices (field 'element vertex')");
       vertex_count = e.count;
       for (uint64_t v = 0; v < e.count; ++v)
         for (size_t k = 0; k < e.properties.size(); ++k) {
           const Property& p = e.properties[k];
-          const uint64_t items = p.list ? uint64_t(reader.read(p.count_type)) : 1;
+          const uint64_t items = p.list ? list_length(p, limits::kMaxPlyListItems) : 1;
           for (uint64_t item = 0; item < items; ++item) {
             const double value = reader.read(p.type);
             for (int a = 0; a < 3; ++a)
               if (int(k) == axis_of[a]) {
-                if (!std::isfinite(value)) fail(file, "vertex " + std::to_string(v) + " has a non-finite coordinate");
+                if (!(std::abs(value) <= double(std::numeric_limits<float>::max())))  // NaN, inf, or beyond a float
+                  fail(file, "vertex " + std::to_string(v) + " has a non-finite coordinate");
                 mesh.vertices[v][a] = float(value);
               }
           }
@@ -173,16 +224,20 @@ TriangleMesh read_ply(const std::filesystem::path& file) {
       std::vector<int64_t> corners;
       for (uint64_t f = 0; f < e.count; ++f)
         for (const Property& p : e.properties) {
-          const uint64_t items = p.list ? uint64_t(reader.read(p.count_type)) : 1;
           const bool indices = p.list && (p.name == "vertex_indices" || p.name == "vertex_index");
+          const uint64_t items = p.list ? list_length(p, indices ? limits::kMaxPolygonCorners : limits::kMaxPlyListItems) : 1;
           corners.clear();
-          for (uint64_t item = 0; item < items; ++item) corners.push_back(int64_t(reader.read(p.type)));
+          for (uint64_t item = 0; item < items; ++item) {
+            const double index = reader.read(p.type);
+            // Out-of-range values become -1, which add_polygon reports (a cast would be undefined).
+            corners.push_back(index >= 0.0 && index < 4294967296.0 ? int64_t(index) : -1);
+          }
           if (indices) add_polygon(file, corners, vertex_count, f, mesh);
         }
-    } else {
+    } else if (!e.properties.empty()) {
       for (uint64_t i = 0; i < e.count; ++i)  // skip elements we do not use
         for (const Property& p : e.properties) {
-          const uint64_t items = p.list ? uint64_t(reader.read(p.count_type)) : 1;
+          const uint64_t items = p.list ? list_length(p, limits::kMaxPlyListItems) : 1;
           for (uint64_t item = 0; item < items; ++item) reader.read(p.type);
         }
     }
@@ -205,9 +260,11 @@ TriangleMesh read_obj(const std::filesystem::path& file) {
     if (tag == "v") {
       std::array<float, 3> v{};
       double x, y, z;
-      if (!(words >> x >> y >> z) || !std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
+      constexpr double kFloatMax = std::numeric_limits<float>::max();
+      if (!(words >> x >> y >> z) || !(std::abs(x) <= kFloatMax) || !(std::abs(y) <= kFloatMax) || !(std::abs(z) <= kFloatMax))
         fail(file, "line " + std::to_string(line_number) + ": expected three finite coordinates");
       v = {float(x), float(y), float(z)};
+      limits::check_declared(file, "v", mesh.vertices.size() + 1, limits::kMaxMeshVertices, "vertices");
       mesh.vertices.push_back(v);
     } else if (tag == "f") {
       corners.clear();
@@ -218,6 +275,7 @@ TriangleMesh read_obj(const std::filesystem::path& file) {
         corners.push_back(index > 0 ? index - 1 : int64_t(mesh.vertices.size()) + index);
       }
       if (corners.size() < 3) fail(file, "line " + std::to_string(line_number) + ": a face needs three corners");
+      limits::check_declared(file, "f", face + 1, limits::kMaxMeshFaces, "faces");
       add_polygon(file, corners, mesh.vertices.size(), face++, mesh);
     }
   }
@@ -229,6 +287,7 @@ TriangleMesh read_obj(const std::filesystem::path& file) {
 TriangleMesh read_mesh(const std::filesystem::path& file) {
   std::string ext = file.extension().string();
   for (char& c : ext) c = char(std::tolower(c));
+  if (ext == ".ply" || ext == ".obj") limits::require_regular_file(file, "mesh");  // not /dev/zero, not a name too long
   if (ext == ".ply") return read_ply(file);
   if (ext == ".obj") return read_obj(file);
   fail(file, "unsupported mesh format '" + ext + "' (expected .ply or .obj)");

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
+#include "sim/histopyramid/slice_pattern.h"
 
 namespace meniscus::sim {
 namespace {
@@ -50,12 +52,21 @@ void decode(const std::filesystem::path& path, const SampleType& type, bool big_
   }
 }
 
-std::string read_all(const std::filesystem::path& path) {
+// The whole file, once it is known to be a regular file (not /dev/zero) that fits in memory.
+std::string read_all(const std::filesystem::path& path, std::string_view role = "file") {
+  const uint64_t size = limits::require_regular_file(path, role);
+  limits::check_memory(path, "file size", size, "its bytes");
   std::ifstream file(path, std::ios::binary);
   if (!file) fail(path, "cannot open");
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
+  std::string text;
+  try {
+    text.resize(size_t(size));
+  } catch (const std::bad_alloc&) {
+    fail(path, "cannot allocate " + limits::bytes_text(size) + " to read it");
+  }
+  file.read(text.data(), std::streamsize(size));
+  text.resize(size_t(file.gcount()));  // a file that shrank since stat() reads as truncated
+  return text;
 }
 
 std::string trim(std::string s) {
@@ -64,13 +75,45 @@ std::string trim(std::string s) {
   return begin == std::string::npos ? "" : s.substr(begin, end - begin + 1);
 }
 
+// Three sizes, each checked, and their product against the sample limit: before anything is
+// allocated for them.
 glm::uvec3 parse_dims(const std::filesystem::path& path, const std::string& field, const std::string& text) {
   std::istringstream in(text);
   long long d[3];
   if (!(in >> d[0] >> d[1] >> d[2])) fail(path, "field '" + field + "': expected three sizes, got '" + text + "'");
   for (long long x : d)
-    if (x < 2 || x > 8192) fail(path, "field '" + field + "': each size must be in [2, 8192], got '" + text + "'");
+    if (x < 2 || uint64_t(x) > limits::kMaxVolumeAxis)
+      fail(path, "field '" + field + "': each size must be in [2, " + std::to_string(limits::kMaxVolumeAxis) +
+                     "], got '" + text + "'");
+  const uint64_t samples = uint64_t(d[0]) * uint64_t(d[1]) * uint64_t(d[2]);
+  limits::check_declared(path, field,
+                         std::to_string(d[0]) + " x " + std::to_string(d[1]) + " x " + std::to_string(d[2]) + " = " +
+                             std::to_string(samples),
+                         samples, limits::kMaxVolumeSamples, "samples");
+  limits::check_memory(path, field, samples * sizeof(float), std::to_string(samples) + " samples");
   return {uint32_t(d[0]), uint32_t(d[1]), uint32_t(d[2])};
+}
+
+// Spacing along each axis: finite and within what a level set's transform can hold.
+glm::vec3 parse_spacing(const std::filesystem::path& path, const std::string& field, const std::string& text) {
+  std::istringstream in(text);
+  double s[3];
+  const bool read = bool(in >> s[0] >> s[1] >> s[2]);
+  for (int a = 0; a < 3 && read; ++a)
+    if (!(s[a] >= limits::kMinSpacing && s[a] <= limits::kMaxSpacing))  // also false for NaN
+      fail(path, "field '" + field + "': each spacing must be in [" + limits::number_text(limits::kMinSpacing) + ", " +
+                     limits::number_text(limits::kMaxSpacing) + "], got '" + trim(text) + "'");
+  if (!read) fail(path, "field '" + field + "': expected three positive numbers, got '" + trim(text) + "'");
+  return {float(s[0]), float(s[1]), float(s[2])};
+}
+
+glm::vec3 parse_origin(const std::filesystem::path& path, const std::string& field, const std::string& text) {
+  std::istringstream in(text);
+  double o[3];
+  if (!(in >> o[0] >> o[1] >> o[2]) || !std::isfinite(float(o[0])) || !std::isfinite(float(o[1])) ||
+      !std::isfinite(float(o[2])))
+    fail(path, "field '" + field + "': expected three finite numbers, got '" + trim(text) + "'");
+  return {float(o[0]), float(o[1]), float(o[2])};
 }
 
 void check_size(const std::filesystem::path& path, size_t have, size_t need) {
@@ -113,40 +156,35 @@ Volume load_nrrd(const std::filesystem::path& path) {
   Volume v;
   v.source = path.string();
   v.dims = parse_dims(path, "sizes", field("sizes"));
-  if (fields.count("spacings")) {
-    std::istringstream in(fields["spacings"]);
-    if (!(in >> v.spacing.x >> v.spacing.y >> v.spacing.z) || v.spacing.x <= 0 || v.spacing.y <= 0 || v.spacing.z <= 0)
-      fail(path, "field 'spacings': expected three positive numbers, got '" + fields["spacings"] + "'");
-  }
+  if (fields.count("spacings")) v.spacing = parse_spacing(path, "spacings", fields["spacings"]);
   const size_t count = size_t(v.dims.x) * v.dims.y * v.dims.z;
-  v.values.resize(count);
+  const size_t need = count * type.bytes;
 
+  // The data is read and measured before the samples are allocated.
   std::string data;
   if (fields.count("data file") || fields.count("datafile")) {
     const std::string spec = fields.count("data file") ? fields["data file"] : fields["datafile"];
-    std::istringstream in(spec);
-    std::string pattern;
-    in >> pattern;
-    long first = 0, last = 0, step = 1;
     const auto dir = path.parent_path();
-    if (in >> first >> last >> step) {
+    if (is_slice_pattern(spec)) {
       // A file per slice range: "quarter.%d 1 93 1".
-      if (step == 0 || (last - first) / step < 0) fail(path, "field 'data file': bad range in '" + spec + "'");
-      for (long i = first; step > 0 ? i <= last : i >= last; i += step) {
-        char name[512];
-        std::snprintf(name, sizeof(name), pattern.c_str(), int(i));
+      for (const std::string& name : expand_slice_pattern(path, spec)) {
         const auto file = dir / name;
-        if (!std::filesystem::exists(file)) fail(path, "data file " + file.string() + " is missing");
-        data += read_all(file);
+        if (data.size() >= need) break;  // more slices than the sizes need: the rest is not read
+        data += read_all(file, "data file");
       }
     } else {
-      data = read_all(dir / pattern);
+      std::istringstream in(spec);
+      std::string name;
+      in >> name;
+      if (name == "LIST") fail(path, "field 'data file': LIST is not supported (a single file or a slice range)");
+      data = read_all(dir / name, "data file");
     }
   } else {
     if (data_start == std::string::npos) fail(path, "no data: neither 'data file' nor attached data after the header");
     data = text.substr(data_start);
   }
-  check_size(path, data.size(), count * type.bytes);
+  check_size(path, data.size(), need);
+  limits::resize_or_fail(v.values, count, path, std::to_string(count) + " samples (field 'sizes')");
   decode(path, type, big, data.data(), count, v.values.data());
   return v;
 }
@@ -167,6 +205,7 @@ Volume load_vtk_structured_points(const std::filesystem::path& path) {
   v.source = path.string();
   std::string scalar_type;
   size_t points = 0;
+  bool lookup_table = false;
   while (std::getline(in, line)) {
     std::istringstream words(line);
     std::string key;
@@ -180,17 +219,24 @@ Volume load_vtk_structured_points(const std::filesystem::path& path) {
       std::getline(words, rest);
       v.dims = parse_dims(path, "DIMENSIONS", rest);
     } else if (key == "SPACING" || key == "ASPECT_RATIO") {
-      words >> v.spacing.x >> v.spacing.y >> v.spacing.z;
+      std::string rest;
+      std::getline(words, rest);
+      v.spacing = parse_spacing(path, key, rest);
     } else if (key == "ORIGIN") {
-      words >> v.origin.x >> v.origin.y >> v.origin.z;
+      std::string rest;
+      std::getline(words, rest);
+      v.origin = parse_origin(path, key, rest);
     } else if (key == "POINT_DATA") {
-      words >> points;
+      long long declared = -1;
+      if (!(words >> declared) || declared < 0) fail(path, "POINT_DATA: expected a count, got '" + trim(line) + "'");
+      points = size_t(declared);
     } else if (key == "SCALARS") {
       std::string name;
       words >> name >> scalar_type;
       int components = 1;
       if (words >> components && components != 1) fail(path, "SCALARS with " + std::to_string(components) + " components");
     } else if (key == "LOOKUP_TABLE") {
+      lookup_table = true;
       break;  // data follows
     }
   }
@@ -199,10 +245,20 @@ Volume load_vtk_structured_points(const std::filesystem::path& path) {
   const size_t count = size_t(v.dims.x) * v.dims.y * v.dims.z;
   if (points != count) fail(path, "POINT_DATA " + std::to_string(points) + " does not match DIMENSIONS (" + std::to_string(count) + ")");
   const SampleType type = sample_type(path, scalar_type);
-  v.values.resize(count);
-  const size_t offset = size_t(in.tellg());
+  // Without the LOOKUP_TABLE line there is no telling where the data starts (the stream is at
+  // its end, and its position reads as -1).
+  if (!lookup_table) fail(path, "missing LOOKUP_TABLE line before the data (SCALARS needs 'LOOKUP_TABLE default')");
+  const std::streamoff position = in.tellg();
+  if (position < 0 || size_t(position) > text.size()) fail(path, "no data after LOOKUP_TABLE");
+  const size_t offset = size_t(position), available = text.size() - offset;
+  // Checked before allocating: binary samples take their size each; ASCII ones at least two
+  // characters ("0 ").
+  if (format == "BINARY") check_size(path, available, count * type.bytes);
+  else if (available / 2 + 1 < count)
+    fail(path, "truncated: " + std::to_string(available) + " bytes of ASCII data cannot hold the " +
+                   std::to_string(count) + " values POINT_DATA declares");
+  limits::resize_or_fail(v.values, count, path, std::to_string(count) + " samples (DIMENSIONS)");
   if (format == "BINARY") {
-    check_size(path, text.size() - offset, count * type.bytes);
     decode(path, type, /*big_endian=*/true, text.data() + offset, count, v.values.data());  // legacy VTK is big-endian
   } else {
     for (size_t i = 0; i < count; ++i)
@@ -220,22 +276,23 @@ Volume load_raw(const std::filesystem::path& path, glm::uvec3 dims, const std::s
   const std::string data = read_all(path);
   check_size(path, data.size(), count * type.bytes);
   if (data.size() > count * type.bytes) fail(path, "has " + std::to_string(data.size()) + " bytes, more than the " + std::to_string(count * type.bytes) + " the dimensions need (wrong dimensions?)");
-  v.values.resize(count);
+  limits::resize_or_fail(v.values, count, path, std::to_string(count) + " samples");
   decode(path, type, false, data.data(), count, v.values.data());
   return v;
 }
 
 Volume load_volume(const std::string& source) {
   const size_t colon = source.find(':');
-  if (colon != std::string::npos && !std::filesystem::exists(source)) {
+  std::error_code error;  // a name the system refuses (too long) is not a file either
+  if (colon != std::string::npos && !std::filesystem::exists(source, error)) {
     const std::string name = source.substr(0, colon), size = source.substr(colon + 1);
     char* end = nullptr;
     const long n = std::strtol(size.c_str(), &end, 10);
     if (end == size.c_str() || *end != '\0') throw InputError(source + ": expected <field>:<size>, e.g. cayley:128");
-    return make_field(name, uint32_t(std::max(0L, n)));
+    return make_field(name, uint32_t(std::clamp(n, 0L, long(UINT32_MAX))));
   }
   const std::filesystem::path path(source);
-  if (!std::filesystem::exists(path)) throw InputError(source + ": no such file");
+  limits::require_regular_file(path, "volume");
   const std::string suffix = path.extension().string();
   if (suffix == ".nrrd" || suffix == ".nhdr") return load_nrrd(path);
   if (suffix == ".vtk") return load_vtk_structured_points(path);

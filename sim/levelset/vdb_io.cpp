@@ -4,10 +4,13 @@
 #include <openvdb/tools/SignedFloodFill.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <set>
 
+#include "engine/core/contained_run.h"
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 
 namespace meniscus::sim::levelset {
 namespace {
@@ -16,58 +19,110 @@ namespace {
   throw InputError(path.string() + ": " + what);
 }
 
-}  // namespace
+constexpr unsigned kCheckSeconds = 300;  // a check taking longer is a hang on a corrupt file
 
-bool vdb_supported() { return true; }
+// A .vdb level set reduced to plain data: the tiles the band touches and their voxels. Decoding
+// is the only part that runs OpenVDB on the file's bytes; it runs first in a checking process.
+struct DecodedLevelSet {
+  float gamma = 0.0f;
+  float voxel_size = 1.0f;
+  glm::ivec3 voxel_offset{0};
+  std::vector<TileKey> keys;  // sorted
+  std::vector<float> values;  // kTileVoxels per key, in voxel_index order
+};
 
-LevelSetFile read_vdb(const std::filesystem::path& path) {
+int64_t floor_div64(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// Serial throughout (no OpenVDB tool that threads): it must also run in a forked child.
+DecodedLevelSet decode(const std::filesystem::path& path) {
   openvdb::initialize();
-  if (!std::filesystem::exists(path)) fail(path, "no such file");
   openvdb::GridPtrVecPtr grids;
   try {
     openvdb::io::File file(path.string());
-    file.open();
+    file.open(/*delayLoad=*/false);  // every leaf decoded here, inside the try, not later on access
     grids = file.getGrids();
     file.close();
-  } catch (const openvdb::Exception& error) {
+  } catch (const std::exception& error) {  // openvdb::Exception, and std::bad_alloc from sizes in the file
     fail(path, std::string("cannot read .vdb (") + error.what() + ")");
   }
   openvdb::FloatGrid::Ptr grid;
   for (const auto& base : *grids)
     if ((grid = openvdb::gridPtrCast<openvdb::FloatGrid>(base))) break;
   if (!grid) fail(path, "holds no float grid");
+  const std::string name = "grid '" + grid->getName() + "'";
   if (grid->getGridClass() != openvdb::GRID_LEVEL_SET)
-    fail(path, "grid '" + grid->getName() + "' is not a level set (class " +
-                   openvdb::GridBase::gridClassToString(grid->getGridClass()) + ")");
-  if (!grid->hasUniformVoxels()) fail(path, "grid '" + grid->getName() + "' has non-uniform voxels");
+    fail(path, name + " is not a level set (class " + openvdb::GridBase::gridClassToString(grid->getGridClass()) + ")");
+  if (!grid->hasUniformVoxels()) fail(path, name + " has non-uniform voxels");
+  DecodedLevelSet out;
+  out.gamma = grid->background();
+  if (!(out.gamma > 0.0f) || !std::isfinite(out.gamma)) fail(path, "level set background must be a positive width");
+  const double voxel_size = grid->voxelSize()[0];
+  if (!(voxel_size >= limits::kMinSpacing && voxel_size <= limits::kMaxSpacing))
+    fail(path, name + ": field 'voxel size': " + limits::number_text(voxel_size) + " is outside [" +
+                   limits::number_text(limits::kMinSpacing) + ", " + limits::number_text(limits::kMaxSpacing) + "]");
+  out.voxel_size = float(voxel_size);
 
-  const float gamma = grid->background();
-  if (!(gamma > 0.0f) || !std::isfinite(gamma)) fail(path, "level set background must be a positive width");
-  const openvdb::CoordBBox box = grid->evalActiveVoxelBoundingBox();
-  LevelSetFile out;
-  out.voxel_size = float(grid->voxelSize()[0]);
-  out.list = std::make_unique<SortedTileList>(gamma);
-  if (grid->activeVoxelCount() == 0) return out;
+  // Active voxels, tiles expanded, against the policy before anything is built from them: one
+  // active tile of an upper node stands for up to 4096³ voxels.
+  const openvdb::FloatTree& tree = grid->tree();
+  uint64_t active = 0;
+  openvdb::CoordBBox box;
+  auto tiles = tree.cbeginValueOn();
+  tiles.setMaxDepth(openvdb::FloatTree::ValueOnCIter::LEAF_DEPTH - 1);  // tiles only
+  for (; tiles; ++tiles) {
+    active += tiles.getVoxelCount();
+    openvdb::CoordBBox tile_box;
+    tiles.getBoundingBox(tile_box);
+    box.expand(tile_box);
+    limits::check_declared(path, "active voxels", active, limits::kMaxLevelSetVoxels, "active voxels");
+  }
+  for (auto leaf = tree.cbeginLeaf(); leaf; ++leaf) {
+    active += leaf->onVoxelCount();
+    limits::check_declared(path, "active voxels", active, limits::kMaxLevelSetVoxels, "active voxels");
+    openvdb::CoordBBox leaf_box;
+    if (leaf->onVoxelCount()) {
+      leaf->evalActiveBoundingBox(leaf_box, /*visitVoxels=*/true);
+      box.expand(leaf_box);
+    }
+  }
+  if (active == 0) return out;
   // Our voxel 0 sits on a tile boundary at or below the band's lowest corner.
-  out.voxel_offset = glm::ivec3(floor_div(box.min().x(), kTileSide), floor_div(box.min().y(), kTileSide),
-                                floor_div(box.min().z(), kTileSide)) * kTileSide;
-
-  std::set<TileKey> keys;
-  for (auto it = grid->cbeginValueOn(); it; ++it) {
-    const openvdb::Coord c = it.getCoord();
-    const TileCoord tile{(c.x() - out.voxel_offset.x) / kTileSide, (c.y() - out.voxel_offset.y) / kTileSide,
-                         (c.z() - out.voxel_offset.z) / kTileSide};
+  const auto corner = [](int64_t c) { return floor_div64(c, kTileSide) * kTileSide; };
+  if (corner(box.min().x()) < INT32_MIN || corner(box.min().y()) < INT32_MIN || corner(box.min().z()) < INT32_MIN)
+    fail(path, "narrow band reaches below the lowest representable voxel");
+  out.voxel_offset = glm::ivec3(int(corner(box.min().x())), int(corner(box.min().y())), int(corner(box.min().z())));
+  const auto tile_of = [&](const openvdb::Coord& c) {
+    const TileCoord tile{int((int64_t(c.x()) - out.voxel_offset.x) / kTileSide),
+                         int((int64_t(c.y()) - out.voxel_offset.y) / kTileSide),
+                         int((int64_t(c.z()) - out.voxel_offset.z) / kTileSide)};
     if (!representable(tile))
       fail(path, "narrow band spans more than " + std::to_string(8 * sizeof(TileKey)) + "-bit tile keys allow (" +
                      std::to_string((kMaxTile.x + 1) * kTileSide) + " x " + std::to_string((kMaxTile.y + 1) * kTileSide) +
                      " x " + std::to_string((kMaxTile.z + 1) * kTileSide) + " voxels)");
-    keys.insert(key_of(tile));
+    return tile;
+  };
+  tile_of(box.max());  // the far corner first: the whole band is representable, so every tile below is
+
+  std::set<TileKey> keys;
+  auto voxels = tree.cbeginValueOn();
+  voxels.setMinDepth(openvdb::FloatTree::ValueOnCIter::LEAF_DEPTH);  // leaf voxels only
+  for (; voxels; ++voxels) keys.insert(key_of(tile_of(voxels.getCoord())));
+  tiles = tree.cbeginValueOn();
+  tiles.setMaxDepth(openvdb::FloatTree::ValueOnCIter::LEAF_DEPTH - 1);
+  for (; tiles; ++tiles) {  // an active tile covers all of our tiles it overlaps
+    openvdb::CoordBBox tile_box;
+    tiles.getBoundingBox(tile_box);
+    const TileCoord lo = tile_of(tile_box.min()), hi = tile_of(tile_box.max());
+    for (int z = lo.z; z <= hi.z; ++z)
+      for (int y = lo.y; y <= hi.y; ++y)
+        for (int x = lo.x; x <= hi.x; ++x) keys.insert(key_of(TileCoord{x, y, z}));
   }
-  out.list->insert(std::vector<TileKey>(keys.begin(), keys.end()), gamma);
+  out.keys.assign(keys.begin(), keys.end());
+  limits::resize_or_fail(out.values, uint64_t(out.keys.size()) * kTileVoxels, path, "the level set's tiles");
   auto accessor = grid->getConstAccessor();
-  for (const TileEntry& e : out.list->active()) {
-    const TileCoord t = coord_of(e.key);
-    float* values = out.list->tile(e.id);
+  for (size_t k = 0; k < out.keys.size(); ++k) {
+    const TileCoord t = coord_of(out.keys[k]);
+    float* values = out.values.data() + k * kTileVoxels;
     for (int z = 0; z < kTileSide; ++z)
       for (int y = 0; y < kTileSide; ++y)
         for (int x = 0; x < kTileSide; ++x) {
@@ -78,6 +133,55 @@ LevelSetFile read_vdb(const std::filesystem::path& path) {
                                                 std::to_string(c.y()) + ", " + std::to_string(c.z()) + ")");
           values[SortedTileList::voxel_index(x, y, z)] = v;
         }
+  }
+  return out;
+}
+
+// OpenVDB is not hardened against corrupt files (heap corruption in blosc, sizes taken from the
+// file, crashes in the tree's destructor): the file is decoded, checked and destroyed in a child
+// first, and only read here when that child ended cleanly. The same code on the same bytes then
+// takes the same path.
+void check_in_child(const std::filesystem::path& path, uint64_t file_bytes) {
+  // The child may use a generous share of memory, not all of it.
+  const uint64_t memory = std::max<uint64_t>(limits::available_memory_bytes() / 2, 64 * file_bytes + (256u << 20));
+  const ContainedOutcome outcome = run_contained(
+      [&] {
+        decode(path);  // throws InputError for what it can name; destroyed on return
+        return std::string();
+      },
+      kCheckSeconds, memory);
+  switch (outcome.kind) {
+    case ContainedOutcome::Kind::Succeeded:
+      return;
+    case ContainedOutcome::Kind::Failed:
+      if (outcome.message.rfind(path.string() + ": ", 0) == 0) throw InputError(outcome.message);
+      fail(path, "cannot read .vdb (" + outcome.message + ")");
+    case ContainedOutcome::Kind::Crashed:
+      fail(path, "corrupt .vdb: reading it crashed the process that checks it (" + outcome.message +
+                     "); nothing was read");
+    case ContainedOutcome::Kind::TimedOut:
+      fail(path, "corrupt or too large .vdb: reading it " + outcome.message + " in the process that checks it");
+  }
+}
+
+}  // namespace
+
+bool vdb_supported() { return true; }
+
+LevelSetFile read_vdb(const std::filesystem::path& path) {
+  const uint64_t bytes = limits::require_regular_file(path, ".vdb level set");
+  limits::check_declared(path, "file size", bytes, limits::kMaxVdbFileBytes, "bytes");
+  check_in_child(path, bytes);
+  const DecodedLevelSet decoded = decode(path);
+  LevelSetFile out;
+  out.voxel_size = decoded.voxel_size;
+  out.voxel_offset = decoded.voxel_offset;
+  out.list = std::make_unique<SortedTileList>(decoded.gamma);
+  if (decoded.keys.empty()) return out;
+  out.list->insert(decoded.keys, decoded.gamma);
+  for (const TileEntry& e : out.list->active()) {
+    const size_t k = size_t(std::lower_bound(decoded.keys.begin(), decoded.keys.end(), e.key) - decoded.keys.begin());
+    std::copy_n(decoded.values.data() + k * kTileVoxels, kTileVoxels, out.list->tile(e.id));
     out.list->update_flags(e.id);
   }
   return out;
@@ -85,6 +189,10 @@ LevelSetFile read_vdb(const std::filesystem::path& path) {
 
 void write_vdb(const std::filesystem::path& path, const SortedTileList& list, glm::ivec3 voxel_offset, float voxel_size) {
   openvdb::initialize();
+  // OpenVDB's transform throws an anonymous ArithmeticError for a (near-)zero or NaN scale.
+  if (!(voxel_size >= limits::kMinSpacing && voxel_size <= limits::kMaxSpacing))
+    fail(path, "voxel size " + limits::number_text(voxel_size) + " is outside [" + limits::number_text(limits::kMinSpacing) +
+                   ", " + limits::number_text(limits::kMaxSpacing) + "] that a .vdb transform can hold");
   auto grid = openvdb::FloatGrid::create(list.gamma());
   grid->setGridClass(openvdb::GRID_LEVEL_SET);
   grid->setName("surface");

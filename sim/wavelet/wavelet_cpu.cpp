@@ -1,0 +1,115 @@
+#include "sim/wavelet/wavelet_cpu.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <vector>
+
+#include "sim/wavelet/lifting_lines.h"
+
+namespace meniscus::sim::wavelet {
+namespace {
+
+using namespace cpu_detail;
+
+// Lines lifted together in a strip: 64 lanes keep a 1080-sample column strip of int32 in L2.
+constexpr long kStripLanes = 64;
+
+template <class T>
+T* thread_scratch(size_t size) {
+  thread_local std::vector<T> scratch;
+  if (scratch.size() < size) scratch.resize(size);
+  return scratch.data();
+}
+
+// Where the region of one level lies in the full array.
+struct Region {
+  long size[3];
+  long pitch_y, pitch_z;  // of the full array
+};
+
+template <class T, Wavelet W, bool Inverse>
+void lift_rows(T* data, const Region& r) {
+  const long rows = r.size[1] * r.size[2];
+  tbb::parallel_for(tbb::blocked_range<long>(0, rows, 8), [&](const tbb::blocked_range<long>& range) {
+    T* scratch = thread_scratch<T>(scratch_size(r.size[0], 1));
+    for (long row = range.begin(); row < range.end(); ++row) {
+      const long y = row % r.size[1], z = row / r.size[1];
+      lift_row<T, W, Inverse>(data + z * r.pitch_z + y * r.pitch_y, r.size[0], scratch);
+    }
+  });
+}
+
+// Lines along `axis` (1: y, 2: z), in strips of adjacent x.
+template <class T, Wavelet W, bool Inverse>
+void lift_strips(T* data, const Region& r, int axis) {
+  const long n = r.size[axis], stride = axis == 1 ? r.pitch_y : r.pitch_z;
+  const int other = axis == 1 ? 2 : 1;  // the axis the strips are also spread over
+  const long other_pitch = other == 1 ? r.pitch_y : r.pitch_z;
+  const long strips_x = (r.size[0] + kStripLanes - 1) / kStripLanes;
+  const long tasks = strips_x * r.size[other];
+  tbb::parallel_for(tbb::blocked_range<long>(0, tasks, 1), [&](const tbb::blocked_range<long>& range) {
+    T* scratch = thread_scratch<T>(scratch_size(n, kStripLanes));
+    for (long task = range.begin(); task < range.end(); ++task) {
+      const long x0 = (task % strips_x) * kStripLanes, o = task / strips_x;
+      const long lanes = std::min(kStripLanes, r.size[0] - x0);
+      lift_strip<T, W, Inverse>(data + o * other_pitch + x0, n, stride, kStripLanes, lanes, scratch);
+    }
+  });
+}
+
+template <class T, Wavelet W, bool Inverse>
+void transform(T* data, const Shape& shape, int levels) {
+  for (int step = 0; step < levels; ++step) {
+    const int level = Inverse ? levels - 1 - step : step;
+    const auto s = shape.level_size(level);
+    const Region r{{long(s[0]), long(s[1]), long(s[2])}, long(shape.size[0]), long(shape.size[0]) * shape.size[1]};
+    if constexpr (!Inverse) {
+      if (shape.dimensions == 3) lift_strips<T, W, false>(data, r, 2);
+      lift_strips<T, W, false>(data, r, 1);
+      lift_rows<T, W, false>(data, r);
+    } else {
+      lift_rows<T, W, true>(data, r);
+      lift_strips<T, W, true>(data, r, 1);
+      if (shape.dimensions == 3) lift_strips<T, W, true>(data, r, 2);
+    }
+  }
+}
+
+template <class T, bool Inverse>
+void dispatch(std::span<T> data, const Shape& shape, Wavelet wavelet, int levels) {
+  check_transform(shape, levels, data.size());
+  switch (wavelet) {
+    case Wavelet::Haar:
+      return transform<T, Wavelet::Haar, Inverse>(data.data(), shape, levels);
+    case Wavelet::LeGall53:
+      return transform<T, Wavelet::LeGall53, Inverse>(data.data(), shape, levels);
+    case Wavelet::DeslauriersDubuc97:
+      return transform<T, Wavelet::DeslauriersDubuc97, Inverse>(data.data(), shape, levels);
+    case Wavelet::DeslauriersDubuc137:
+      return transform<T, Wavelet::DeslauriersDubuc137, Inverse>(data.data(), shape, levels);
+    case Wavelet::Cdf97:
+      return transform<T, Wavelet::Cdf97, Inverse>(data.data(), shape, levels);
+  }
+}
+
+}  // namespace
+
+template <class T>
+void forward_cpu(std::span<T> data, const Shape& shape, Wavelet wavelet, int levels) {
+  dispatch<T, false>(data, shape, wavelet, levels);
+}
+
+template <class T>
+void inverse_cpu(std::span<T> data, const Shape& shape, Wavelet wavelet, int levels) {
+  dispatch<T, true>(data, shape, wavelet, levels);
+}
+
+template void forward_cpu<int16_t>(std::span<int16_t>, const Shape&, Wavelet, int);
+template void forward_cpu<int32_t>(std::span<int32_t>, const Shape&, Wavelet, int);
+template void forward_cpu<float>(std::span<float>, const Shape&, Wavelet, int);
+template void inverse_cpu<int16_t>(std::span<int16_t>, const Shape&, Wavelet, int);
+template void inverse_cpu<int32_t>(std::span<int32_t>, const Shape&, Wavelet, int);
+template void inverse_cpu<float>(std::span<float>, const Shape&, Wavelet, int);
+
+}  // namespace meniscus::sim::wavelet

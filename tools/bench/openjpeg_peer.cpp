@@ -1,0 +1,77 @@
+// OpenJPEG (libopenjp2) as the wavelet benchmark's peer: see wavelet_peers.h for why its DWT is
+// timed as the difference of two encodes.
+#include <openjpeg.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <vector>
+
+#include "tools/bench/wavelet_peers.h"
+
+namespace meniscus::bench {
+namespace {
+
+// A signed all-zero image (no DC shift, so every code-block stays empty). Made afresh for each
+// encode: opj_start_compress takes the component data over and leaves the image without it.
+opj_image_t* zero_image(uint32_t width, uint32_t height) {
+  opj_image_cmptparm_t component{};
+  component.dx = component.dy = 1;
+  component.w = width;
+  component.h = height;
+  component.prec = 16;
+  component.sgnd = 1;
+  opj_image_t* image = opj_image_create(1, &component, OPJ_CLRSPC_GRAY);
+  if (!image) throw std::runtime_error("OpenJPEG: cannot allocate the image");
+  image->x1 = width;
+  image->y1 = height;
+  std::fill(image->comps[0].data, image->comps[0].data + size_t(width) * height, 0);
+  return image;
+}
+
+double encode_ms(uint32_t width, uint32_t height, int levels, bool irreversible, int threads) {
+  opj_image_t* image = zero_image(width, height);
+  opj_cparameters_t p;
+  opj_set_default_encoder_parameters(&p);
+  p.numresolution = levels + 1;
+  p.irreversible = irreversible ? 1 : 0;
+  p.tcp_numlayers = 1;
+  p.tcp_rates[0] = 0;  // lossless rate allocation: no rate search
+  p.cp_disto_alloc = 1;
+  p.tcp_mct = 0;  // one component: no colour transform (the default 255 means "decide", which opj_compress does)
+  opj_codec_t* codec = opj_create_compress(OPJ_CODEC_J2K);
+  // The codestream of an all-zero image is a few hundred bytes: written to /dev/null.
+  opj_stream_t* stream = opj_stream_create_default_file_stream("/dev/null", OPJ_FALSE);
+  const auto start = std::chrono::steady_clock::now();
+  bool ok = opj_setup_encoder(codec, &p, image) && opj_codec_set_threads(codec, threads) &&
+            opj_start_compress(codec, image, stream) && opj_encode(codec, stream) && opj_end_compress(codec, stream);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  opj_stream_destroy(stream);
+  opj_destroy_codec(codec);
+  opj_image_destroy(image);
+  if (!ok) throw std::runtime_error("OpenJPEG: encoding failed");
+  return ms;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+std::optional<OpenJpegDwtTime> openjpeg_dwt(uint32_t width, uint32_t height, int levels, bool irreversible, int threads,
+                                            int repeat) {
+  encode_ms(width, height, levels, irreversible, threads);  // warm-up
+  std::vector<double> with, without;
+  for (int r = 0; r < repeat; ++r) {
+    with.push_back(encode_ms(width, height, levels, irreversible, threads));
+    without.push_back(encode_ms(width, height, 0, irreversible, threads));
+  }
+  const double a = median(with), b = median(without);
+  return OpenJpegDwtTime{a - b, a, b};
+}
+
+const char* openjpeg_version() { return opj_version(); }
+
+}  // namespace meniscus::bench

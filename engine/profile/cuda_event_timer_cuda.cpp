@@ -34,7 +34,11 @@ void CudaEventTimer::end(void* stream) {
 }
 
 double CudaEventTimer::elapsed_ms() const {
-  check(cudaEventSynchronize(static_cast<cudaEvent_t>(end_)), "cudaEventSynchronize");
+  // A finished end event (the usual case: read a frame or more later) is read without a wait.
+  if (const cudaError_t state = cudaEventQuery(static_cast<cudaEvent_t>(end_)); state == cudaErrorNotReady)
+    check(cudaEventSynchronize(static_cast<cudaEvent_t>(end_)), "cudaEventSynchronize");
+  else
+    check(state, "cudaEventQuery");
   float ms = 0.0f;
   check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(begin_), static_cast<cudaEvent_t>(end_)),
         "cudaEventElapsedTime");

@@ -194,12 +194,16 @@ void SphCuda::end_frame(FrameSlot& slot) {
   ++issued_;
 }
 
-// The one wait of a frame: the record of the frame kPlanLag back, which the next plan needs.
+// The record of the frame kPlanLag back, which the next plan needs: normally already there (see
+// sph_frame_plan.h), and then read without a wait.
 void SphCuda::read_due_records() {
   while (issued_ - read_ >= uint64_t(sph::kPlanLag)) {
     const int s = int(read_ % kSlots);
     FrameSlot& slot = slots_[s];
-    SPH_CUDA_CHECK(cudaEventSynchronize(slot.recorded));
+    if (const cudaError_t state = cudaEventQuery(slot.recorded); state == cudaErrorNotReady)
+      SPH_CUDA_CHECK(cudaEventSynchronize(slot.recorded));
+    else
+      SPH_CUDA_CHECK(state);
     const FrameRecord& r = records_[s];
     unread_candidates_ -= slot.candidates;
     bound_ = uint32_t(std::min<uint64_t>(setup_.capacity, uint64_t(r.count) + unread_candidates_));

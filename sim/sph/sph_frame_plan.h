@@ -6,12 +6,14 @@
 // its state on the device, and reading the max speed (and each solve's error) back before every
 // substep made the host wait for the GPU several times a substep. Instead each frame ends with
 // a small record (max speed, iterations, count, statistics) that the CUDA backend copies to
-// page-locked memory asynchronously; the frame kPlanLag frames later is planned from it, so the
-// host waits at most once a frame, at the start of step(), for that frame's record. With a lag
-// of one that is the previous frame, which in the renderer has normally finished while the host
-// recorded and presented it; a lag of two would make the wait free even in a tight headless loop,
-// at the price of a speed bound one more frame stale. The CPU backend plans the same way, so the
-// two stay comparable: it is the reference for the scheme, not only for the arithmetic.
+// page-locked memory asynchronously; the frame kPlanLag frames later is planned from it. With a
+// lag of two, a renderer with two frames in flight has already waited for that frame's fence
+// (whose submission waited for the stage's timeline, after the record), so the record is there
+// and step() reads it without waiting; only a caller running further ahead of the device (a
+// tight headless loop, a benchmark) waits for it. The price is a speed bound one more frame
+// stale, which the free-fall term below and the CFL number's margin cover. The CPU backend plans
+// the same way, so the two stay comparable: it is the reference for the scheme, not only for the
+// arithmetic.
 //
 // Speed: the recorded max speed plus |g| per second of simulated time since it was measured
 // (free fall, the way fluid mostly speeds up: a waterfall, a collapsing column), and each
@@ -32,7 +34,7 @@
 
 namespace meniscus::sim::sph {
 
-constexpr int kPlanLag = 1;
+constexpr int kPlanLag = 2;
 static_assert(kPlanLag >= 1, "a frame cannot be planned from its own end");
 
 // What a plan needs from a finished frame.

@@ -63,6 +63,33 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
   std::vector<passes::SolidShape> solids;
   for (const StageFacts& f : facts) solids.insert(solids.end(), f.solids.begin(), f.solids.end());
   if (!solids.empty()) solids_ = std::make_unique<passes::SolidsPass>(context, std::move(solids));
+  if (auto mip = read_mip_settings(scene)) mip_ = std::make_unique<Mip>(context, std::move(*mip), output_format);
+}
+
+FrameComposer::Mip::Mip(const Context& context, MipConfig mip_config, VkFormat output_format)
+    : config(std::move(mip_config)),
+      volume(sim::mip::to_grey_levels(sim::load_volume(config.volume))),
+      lowest(*std::min_element(volume.values.begin(), volume.values.end())),
+      highest(*std::max_element(volume.values.begin(), volume.values.end())),
+      renderer(context, volume, config.settings.levels),
+      display(context, output_format) {
+  // No window in the scene: the volume's full range, so the panel's sliders start from it.
+  passes::MipSettings& s = config.settings;
+  if (!s.window_width) s.window_width = float(std::max(1, highest - lowest));
+  if (!s.window_level) s.window_level = volume.offset + 0.5f * float(lowest + highest);
+}
+
+graph::ImageHandle FrameComposer::add_mip(graph::FrameGraph& graph, const FrameTarget& target) {
+  const passes::MipSettings& s = mip_->config.settings;
+  const passes::MipImageBuffer image = mip_->renderer.add(graph, s);
+  // The window is in the volume's values; the image holds grey levels (values - offset).
+  const float width = *s.window_width, level = *s.window_level;
+  const passes::MipWindow window{level - 0.5f * width - mip_->volume.offset, width};
+  const glm::vec3 spacing = mip_->volume.spacing;
+  const glm::vec2 pixel_spacing = s.axis == sim::mip::ViewAxis::X   ? glm::vec2(spacing.y, spacing.z)
+                                  : s.axis == sim::mip::ViewAxis::Y ? glm::vec2(spacing.x, spacing.z)
+                                                                    : glm::vec2(spacing.x, spacing.y);
+  return mip_->display.add(graph, image, target.output, window, pixel_spacing, s.flip_vertical);
 }
 
 void FrameComposer::grow(RecordBuffer& records, uint32_t needed, const sim::levelset::LevelSetStage& level_set) {
@@ -147,6 +174,7 @@ passes::SceneTargets FrameComposer::add_view(graph::FrameGraph& graph, const Fra
 }
 
 graph::ImageHandle FrameComposer::add(graph::FrameGraph& graph, const FrameTarget& target, float exposure) {
+  if (mip_) return add_mip(graph, target);
   // The host writes the uniforms and CPU-backend particles before submitting; the fence wait
   // at the top of the next use of this slot orders the GPU's reads before the next writes.
   const Buffer& uniforms = *target.uniforms;

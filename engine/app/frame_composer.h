@@ -22,6 +22,8 @@
 #include "engine/graph/frame_graph.h"
 #include "passes/background/background_pass.h"
 #include "passes/fluid/fluid_renderer.h"
+#include "passes/mip/mip_display_pass.h"
+#include "passes/mip/mip_renderer.h"
 #include "passes/particles/particles_pass.h"
 #include "passes/sky/sky_pass.h"
 #include "passes/solids/solids_pass.h"
@@ -64,6 +66,8 @@ class FrameComposer {
   passes::FluidSettings* fluid_settings() { return fluid_ ? &fluid_config_->settings : nullptr; }
   passes::SurfacePass* surface() { return surface_.get(); }
   float* split_divider() { return split_ ? &split_->divider : nullptr; }
+  passes::MipSettings* mip_settings() { return mip_ ? &mip_->config.settings : nullptr; }
+  const sim::mip::CoefficientStream* mip_stream() const { return mip_ ? &mip_->renderer.stream() : nullptr; }
   void environment_changed() { sky_.invalidate(); }
 
  private:
@@ -93,6 +97,17 @@ class FrameComposer {
   std::unique_ptr<passes::SurfacePass> surface_;     // when the scene has [pass.surface]
   std::unique_ptr<passes::FluidRenderer> fluid_;     // when the scene has [pass.fluid]
   std::unique_ptr<passes::SolidsPass> solids_;       // when a stage has solids (an SPH tank)
+  // A [pass.mip] scene draws its volume's MIP and nothing else.
+  struct Mip {
+    Mip(const Context& context, MipConfig mip_config, VkFormat output_format);
+    MipConfig config;
+    sim::mip::GreyVolume volume;
+    uint16_t lowest = 0, highest = 0;  // the volume's grey range: the default window
+    passes::MipRenderer renderer;
+    passes::MipDisplayPass display;
+  };
+  std::unique_ptr<Mip> mip_;
+  graph::ImageHandle add_mip(graph::FrameGraph& graph, const FrameTarget& target);
 };
 
 }  // namespace meniscus

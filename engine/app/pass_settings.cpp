@@ -11,6 +11,7 @@ std::vector<StageFacts> check_scene_settings(const Scene& scene) {
   read_surface_settings(scene, stages);
   read_fluid_settings(scene, stages);
   read_split_settings(scene, stages);
+  read_mip_settings(scene);
   return stages;
 }
 
@@ -90,6 +91,28 @@ std::optional<SplitConfig> read_split_settings(const Scene& scene, std::span<con
   split.divider = float(t.number("divider", split.divider, 0.0, 1.0));
   t.finish();
   return split;
+}
+
+std::optional<MipConfig> read_mip_settings(const Scene& scene) {
+  if (!scene.passes.count("mip")) return std::nullopt;
+  const ParamTable t = scene.pass("mip");
+  MipConfig config;
+  config.volume = resolve_data_path(t.required_string("volume"), scene.source);
+  passes::MipSettings& s = config.settings;
+  s.method = *passes::mip_method_from_name(t.string("method", "multiresolution", {"ray_cast", "multiresolution", "streaming"}));
+  s.axis = *sim::mip::view_axis_from_name(t.string("view_axis", "y", {"x", "y", "z"}));
+  s.yaw_degrees = float(t.number("yaw_degrees", s.yaw_degrees, -360.0, 360.0));
+  s.pitch_degrees = float(t.number("pitch_degrees", s.pitch_degrees, -90.0, 90.0));
+  if (s.method != passes::MipMethod::RayCast && (s.yaw_degrees != 0.0f || s.pitch_degrees != 0.0f))
+    t.fail(s.yaw_degrees != 0.0f ? "yaw_degrees" : "pitch_degrees",
+           "the pyramid MIPs are exact only along a volume axis: turning the view needs method = \"ray_cast\"");
+  s.levels = uint32_t(t.integer("levels", s.levels, 0, sim::mip::kMaxPyramidLevels));
+  s.budget = t.number("budget", s.budget, 0.0, 1.0);
+  if (t.has("window_level")) s.window_level = float(t.number("window_level", 0.0, -1e9, 1e9));
+  if (t.has("window_width")) s.window_width = float(t.number("window_width", 1.0, 1e-6, 1e9));
+  s.flip_vertical = t.boolean("flip_vertical", s.flip_vertical);
+  t.finish();
+  return config;
 }
 
 void check_fluid_debug_flag(const Scene& scene, const std::optional<passes::FluidDebugView>& view) {

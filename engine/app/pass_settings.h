@@ -9,6 +9,7 @@
 #include "engine/app/scene.h"
 #include "engine/app/stage_registry.h"
 #include "passes/fluid/fluid_settings.h"
+#include "passes/mip/mip_settings.h"
 #include "passes/particles/particles_pass.h"
 #include "passes/surface/surface_pass.h"
 
@@ -40,6 +41,14 @@ struct SplitConfig {
   float divider = 0.5f;  // in [0, 1] of the width
 };
 std::optional<SplitConfig> read_split_settings(const Scene& scene, std::span<const StageFacts> stages);
+
+// [pass.mip]: a maximum-intensity projection of a volume (file or data:...) instead of the 3-D
+// scene; the pyramid methods need the axis view (passes/mip/mip_settings.h).
+struct MipConfig {
+  std::string volume;  // resolved source for load_volume
+  passes::MipSettings settings;
+};
+std::optional<MipConfig> read_mip_settings(const Scene& scene);
 
 // `--fluid-debug` only means something for a scene with [pass.fluid]: an InputError otherwise.
 void check_fluid_debug_flag(const Scene& scene, const std::optional<passes::FluidDebugView>& view);

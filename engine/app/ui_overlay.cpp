@@ -161,4 +161,26 @@ void draw_fluid_controls(passes::FluidSettings& s) {
   ImGui::SliderFloat("fluid radius", &s.radius, 0.005f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
 }
 
+void draw_mip_controls(passes::MipSettings& s, size_t detail_coefficients) {
+  std::string items;  // ImGui's "a\0b\0\0" list
+  for (const std::string_view name : passes::mip_method_names()) items.append(name).push_back('\0');
+  int method = int(s.method);
+  // Turning the view is the ray cast's alone (the pyramid MIPs need the axis view).
+  if (ImGui::Combo("MIP method", &method, items.c_str())) {
+    s.method = passes::MipMethod(method);
+    if (s.method != passes::MipMethod::RayCast) s.yaw_degrees = s.pitch_degrees = 0.0f;
+  }
+  if (s.method == passes::MipMethod::Streaming) {
+    float budget = float(s.budget);
+    if (ImGui::SliderFloat("MIP budget", &budget, 0.0f, 1.0f, "%.4f", ImGuiSliderFlags_Logarithmic)) s.budget = budget;
+    ImGui::Text("%zu of %zu detail coefficients", size_t(s.budget * double(detail_coefficients) + 0.5), detail_coefficients);
+  }
+  if (s.method == passes::MipMethod::RayCast) {
+    ImGui::SliderFloat("MIP yaw", &s.yaw_degrees, -180.0f, 180.0f);
+    ImGui::SliderFloat("MIP pitch", &s.pitch_degrees, -90.0f, 90.0f);
+  }
+  ImGui::SliderFloat("window level", &*s.window_level, -4096.0f, 65535.0f, "%.0f");
+  ImGui::SliderFloat("window width", &*s.window_width, 1.0f, 65535.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
+}
+
 }  // namespace meniscus

@@ -12,6 +12,7 @@
 
 #include "engine/graph/frame_graph.h"
 #include "passes/fluid/fluid_settings.h"
+#include "passes/mip/mip_settings.h"
 
 namespace meniscus {
 
@@ -49,5 +50,8 @@ class UiOverlay {
 // The fluid chain's live controls (filter, iterations, resolution, foam, debug view), drawn
 // into the current ImGui window.
 void draw_fluid_controls(passes::FluidSettings& settings);
+
+// The MIP's live controls (method, streaming budget with its coefficient count, window).
+void draw_mip_controls(passes::MipSettings& settings, size_t detail_coefficients);
 
 }  // namespace meniscus

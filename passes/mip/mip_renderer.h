@@ -1,0 +1,48 @@
+#pragma once
+// mip.*: the MIP image of a volume, by the reference ray cast or from its adjunction pyramid
+// (thesis ch. 2). The volume (one uint per voxel) and the pyramid's coefficient stream (built
+// here on the CPU by sim/mip, uploaded once) live on the device for the renderer's life; each
+// frame's image is a transient buffer of uints, level 0 first (see shaders/include/mip_levels.glsl).
+//   mip.ray_cast         one ray per pixel, DDA through the voxels (shaders/mip_raycast.comp)
+//   mip.multiresolution  clear, project every coefficient into its level's image, then per level
+//                        L-1..0 EXPAND and max (shaders/mip_project.comp, mip_expand.comp)
+//   mip.streaming        clear, project f_L and the first `budget` details as 2^level squares
+#include <cstdint>
+
+#include "engine/core/buffer.h"
+#include "engine/core/pipeline.h"
+#include "engine/graph/frame_graph.h"
+#include "passes/mip/mip_settings.h"
+#include "sim/mip/coefficient_stream.h"
+#include "sim/mip/grey_volume.h"
+
+namespace meniscus::passes {
+
+// A frame's MIP image: `buffer` holds width x height grey levels, rows `stride` apart.
+struct MipImageBuffer {
+  graph::BufferHandle buffer;
+  uint32_t width = 0, height = 0, stride = 0;
+};
+
+class MipRenderer {
+ public:
+  // Builds the pyramid (`levels` deep) and its stream; InputError when the volume cannot have one.
+  MipRenderer(const Context& context, const sim::mip::GreyVolume& volume, uint32_t levels);
+
+  MipImageBuffer add(graph::FrameGraph& graph, const MipSettings& settings);
+
+  const sim::mip::CoefficientStream& stream() const { return stream_; }
+  glm::uvec3 dims() const { return dims_; }
+
+ private:
+  MipImageBuffer add_ray_cast(graph::FrameGraph& graph, const MipSettings& settings);
+  MipImageBuffer add_pyramid(graph::FrameGraph& graph, const MipSettings& settings);
+
+  glm::uvec3 dims_;
+  sim::mip::CoefficientStream stream_;
+  Buffer volume_;
+  Buffer coefficients_;  // the stream's base, then its details
+  Pipeline ray_cast_, clear_, project_, expand_;
+};
+
+}  // namespace meniscus::passes

@@ -1,0 +1,158 @@
+// The MIP passes on the device (lavapipe here, validation on): the ray cast against the CPU's
+// column maxima, the pyramid MIPs against the ray cast (exact: max is exact), the streaming MIP
+// against its CPU reference at partial budgets, and goldens of the CT head scene.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <random>
+
+#include "engine/core/buffer.h"
+#include "engine/core/commands.h"
+#include "engine/core/context.h"
+#include "engine/core/data_files.h"
+#include "engine/graph/executor.h"
+#include "passes/mip/mip_renderer.h"
+#include "sim/histopyramid/volume_io.h"
+#include "sim/mip/axis_mip.h"
+#include "tests/render/image_compare.h"
+#include "tests/render/scene_variant.h"
+
+namespace meniscus {
+namespace {
+
+using passes::MipMethod;
+using sim::mip::ViewAxis;
+
+// Renders one MIP image and copies it to the host.
+sim::mip::MipImage render_mip(const Context& context, passes::MipRenderer& renderer,
+                              const passes::MipSettings& settings) {
+  graph::GraphExecutor executor(context, 1);
+  graph::FrameGraph graph;
+  const passes::MipImageBuffer image = renderer.add(graph, settings);
+  const VkDeviceSize bytes = VkDeviceSize(image.stride) * image.height * 4;
+  Buffer host(context, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "test.mip_image");
+  const graph::BufferHandle imported =
+      graph.import_buffer("test.mip_host", {host.handle(), bytes, graph::Access::None, graph::Access::HostRead});
+  graph.add_pass("test.mip_readback", [&](graph::PassBuilder& builder) {
+    builder.read(image.buffer, graph::Access::TransferSrc);
+    const graph::BufferHandle target = builder.write(imported, graph::Access::TransferDst);
+    return [source = image.buffer, target, bytes](graph::PassContext& ctx) {
+      const VkBufferCopy region{0, 0, bytes};
+      vkCmdCopyBuffer(ctx.cmd, ctx.buffer(source), ctx.buffer(target), 1, &region);
+    };
+  });
+  submit_and_wait(context, [&](VkCommandBuffer cmd) { executor.execute(graph, cmd, nullptr); });
+  host.invalidate();
+  sim::mip::MipImage out{image.width, image.height, std::vector<uint32_t>(size_t(image.width) * image.height)};
+  const auto* pixels = static_cast<const uint32_t*>(host.mapped());
+  for (uint32_t v = 0; v < image.height; ++v)
+    std::memcpy(&out.values[size_t(v) * image.width], pixels + size_t(v) * image.stride, image.width * 4);
+  return out;
+}
+
+sim::mip::GreyVolume random_volume(glm::uvec3 dims, uint32_t seed) {
+  sim::mip::GreyVolume v;
+  v.dims = dims;
+  v.values.resize(size_t(dims.x) * dims.y * dims.z);
+  std::mt19937 rng(seed);
+  for (uint16_t& value : v.values) value = uint16_t(rng() % 40 == 0 ? 1000 + rng() % 60000 : rng() % 300);
+  return v;
+}
+
+size_t differing(const sim::mip::MipImage& a, const sim::mip::MipImage& b) {
+  REQUIRE(a.width == b.width);
+  REQUIRE(a.height == b.height);
+  size_t count = 0;
+  for (size_t i = 0; i < a.values.size(); ++i) count += a.values[i] != b.values[i];
+  return count;
+}
+
+void check_exact(const Context& context, const sim::mip::GreyVolume& volume, uint32_t levels) {
+  passes::MipRenderer renderer(context, volume, levels);
+  for (ViewAxis axis : {ViewAxis::X, ViewAxis::Y, ViewAxis::Z}) {
+    INFO("axis " << int(axis) << ", levels " << levels);
+    passes::MipSettings settings;
+    settings.axis = axis;
+    settings.method = MipMethod::RayCast;
+    const sim::mip::MipImage ray_cast = render_mip(context, renderer, settings);
+    CHECK(differing(ray_cast, sim::mip::axis_mip(volume, axis)) == 0);
+    settings.method = MipMethod::Multiresolution;
+    CHECK(differing(render_mip(context, renderer, settings), ray_cast) == 0);
+    settings.method = MipMethod::Streaming;
+    settings.budget = 1.0;
+    CHECK(differing(render_mip(context, renderer, settings), ray_cast) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("GPU multiresolution and streaming MIPs with every coefficient equal the GPU ray cast", "[render][mip]") {
+  Context context(ContextOptions{.validation = true});
+  check_exact(context, random_volume({37, 24, 19}, 1), 2);  // odd sides: the pyramid pads
+  check_exact(context, random_volume({16, 16, 16}, 2), 4);
+  CHECK(context.validation_error_count() == 0);
+}
+
+TEST_CASE("GPU MIPs of the CT head: exact with every coefficient, the CPU's streaming image at partial budgets",
+          "[render][mip][data]") {
+  Context context(ContextOptions{.validation = true});
+  const sim::mip::GreyVolume head =
+      sim::mip::to_grey_levels(sim::load_volume(find_data_file("vtk-data/headsq/quarter.nhdr").string()));
+  check_exact(context, head, 3);
+  passes::MipRenderer renderer(context, head, 3);
+  passes::MipSettings settings;
+  settings.method = MipMethod::Streaming;
+  for (double budget : {0.0, 0.02, 0.3}) {
+    INFO("budget " << budget);
+    settings.budget = budget;
+    const sim::mip::MipImage cpu =
+        sim::mip::streaming_mip(renderer.stream(), settings.axis, sim::mip::detail_budget(renderer.stream(), budget));
+    CHECK(differing(render_mip(context, renderer, settings), cpu) == 0);
+  }
+  CHECK(context.validation_error_count() == 0);
+}
+
+TEST_CASE("a turned ray cast differs from the axis view but keeps its maximum", "[render][mip]") {
+  // The turned rays cross the columns: the image changes, yet no pixel exceeds the volume's max.
+  Context context(ContextOptions{.validation = true});
+  const sim::mip::GreyVolume volume = random_volume({24, 24, 24}, 3);
+  passes::MipRenderer renderer(context, volume, 1);
+  passes::MipSettings settings;
+  settings.method = MipMethod::RayCast;
+  const sim::mip::MipImage straight = render_mip(context, renderer, settings);
+  settings.yaw_degrees = 30.0f;
+  const sim::mip::MipImage turned = render_mip(context, renderer, settings);
+  CHECK(differing(straight, turned) > 0);
+  const uint32_t highest = *std::max_element(volume.values.begin(), volume.values.end());
+  CHECK(*std::max_element(turned.values.begin(), turned.values.end()) <= highest);
+  CHECK(context.validation_error_count() == 0);
+}
+
+TEST_CASE("CT head MIP scene at two streaming budgets matches its goldens", "[render][mip][data]") {
+  for (const auto& [name, budget] :
+       {std::pair{"ct_head_mip_budget_2", "0.02"}, std::pair{"ct_head_mip_budget_30", "0.3"}}) {
+    const CaptureResult result = testing::capture_variant("scenes/ct_head_mip.toml", name,
+                                                          std::string("method = \"streaming\"\nbudget = ") + budget, 1);
+    CHECK(result.validation_errors == 0);
+    const std::string failure = testing::check_golden(name, result.image);
+    INFO(failure);
+    CHECK(failure.empty());
+  }
+}
+
+TEST_CASE("CT head MIP scene matches its golden", "[render][mip][data]") {
+  CaptureOptions options;
+  options.scene = std::filesystem::path(MENISCUS_SOURCE_DIR) / "scenes/ct_head_mip.toml";
+  options.width = 320;
+  options.height = 200;
+  options.frames = 1;
+  options.sim = "cpu";
+  options.validation = true;
+  const CaptureResult result = capture(options);
+  CHECK(result.validation_errors == 0);
+  const std::string failure = testing::check_golden("ct_head_mip", result.image);
+  INFO(failure);
+  CHECK(failure.empty());
+}
+
+}  // namespace meniscus

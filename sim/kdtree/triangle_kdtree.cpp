@@ -1,0 +1,336 @@
+// build_triangle_kdtree (triangle_kdtree.h): the large-node stage level by level, each level's
+// nodes in parallel; the small-node stage per small root in parallel; then preorder output.
+// Every decision depends on the node alone, and children are numbered after each parallel
+// step in node order, so the tree does not depend on the thread count.
+#include "sim/kdtree/triangle_kdtree.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "engine/core/error.h"
+#include "sim/kdtree/triangle_clip.h"
+
+namespace meniscus::sim::kdtree {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The tree while it is built: children by index into the build's node vector.
+struct BuildNode {
+  Box box;
+  uint32_t axis = kTriangleLeaf;
+  float split = 0.0f;
+  uint32_t left = 0, right = 0;
+  std::vector<uint32_t> triangles;  // a leaf's, in id order
+};
+
+struct Corners {
+  glm::vec3 a, b, c;
+};
+
+// A node of the large-node stage: its triangles with their boxes clipped to it.
+struct LargeNode {
+  uint32_t id = 0;  // in the build's node vector
+  uint32_t depth = 0;
+  std::vector<uint32_t> triangles;
+  std::vector<Box> clipped;
+};
+
+bool usable(const Corners& t) {
+  for (const glm::vec3& p : {t.a, t.b, t.c})
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return false;
+  const glm::vec3 e1 = t.b - t.a, e2 = t.c - t.a;
+  const glm::vec3 n{e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z, e1.x * e2.y - e1.y * e2.x};
+  return n.x != 0.0f || n.y != 0.0f || n.z != 0.0f;
+}
+
+// Where a large node goes: a leaf, or a split into two child nodes (their triangles clipped).
+struct LargeSplit {
+  bool leaf = true;
+  uint32_t axis = 0;
+  float split = 0.0f;
+  Box left_box, right_box;
+  LargeNode left, right;
+};
+
+// One split of a large node (Algorithm 2): empty space beyond C_e on a side is cut off first
+// (the empty child is a leaf), else the spatial median of the longest axis of the node's box.
+LargeSplit split_large(const LargeNode& node, const Box& box, const std::vector<Corners>& corners,
+                       const TriangleKdParams& params) {
+  LargeSplit out;
+  if (node.depth >= params.max_depth) return out;
+  Box tight = node.clipped[0];
+  for (const Box& b : node.clipped) tight.grow(b);
+
+  float best_empty = params.empty_space_ratio;
+  int empty_axis = -1;
+  bool empty_upper = false;
+  for (int axis = 0; axis < 3; ++axis) {
+    const float extent = box.extent(axis);
+    if (extent <= 0.0f) continue;
+    const float below = (tight.lo[axis] - box.lo[axis]) / extent, above = (box.hi[axis] - tight.hi[axis]) / extent;
+    if (below > best_empty) best_empty = below, empty_axis = axis, empty_upper = false;
+    if (above > best_empty) best_empty = above, empty_axis = axis, empty_upper = true;
+  }
+  out.left_box = out.right_box = box;
+  if (empty_axis >= 0) {
+    out.axis = uint32_t(empty_axis);
+    out.split = empty_upper ? tight.hi[empty_axis] : tight.lo[empty_axis];
+  } else {
+    int longest = 0;
+    for (int axis = 1; axis < 3; ++axis)
+      if (box.extent(axis) > box.extent(longest)) longest = axis;
+    out.axis = uint32_t(longest);
+    out.split = 0.5f * (box.lo[longest] + box.hi[longest]);
+    if (!(out.split > box.lo[longest] && out.split < box.hi[longest])) return out;  // no room left
+  }
+  const int a = int(out.axis);
+  out.left_box.hi[a] = out.split;
+  out.right_box.lo[a] = out.split;
+  out.left.depth = out.right.depth = node.depth + 1;
+  for (size_t i = 0; i < node.triangles.size(); ++i) {
+    const uint32_t t = node.triangles[i];
+    const Box& b = node.clipped[i];
+    const bool planar_on_split = b.lo[a] == out.split && b.hi[a] == out.split;
+    const bool to_left = b.lo[a] < out.split || planar_on_split, to_right = b.hi[a] > out.split;
+    Box clipped;
+    if (to_left && (!to_right || clipped_bounds(corners[t].a, corners[t].b, corners[t].c, out.left_box, clipped))) {
+      out.left.triangles.push_back(t);
+      out.left.clipped.push_back(to_right ? clipped : b);
+    }
+    if (to_right && (!to_left || clipped_bounds(corners[t].a, corners[t].b, corners[t].c, out.right_box, clipped))) {
+      out.right.triangles.push_back(t);
+      out.right.clipped.push_back(to_left ? clipped : b);
+    }
+  }
+  // A split that leaves every triangle on both sides gains nothing (coincident triangles).
+  const size_t n = node.triangles.size();
+  if (empty_axis < 0 && out.left.triangles.size() == n && out.right.triangles.size() == n) return out;
+  out.leaf = false;
+  return out;
+}
+
+// The exact-SAH subtree of a small root (Algorithm 4): triangle sets as masks of the root's at
+// most 64 triangles; split candidates the faces of their boxes at the root.
+class SmallRoot {
+ public:
+  SmallRoot(const LargeNode& root, const Box& box, const TriangleKdParams& params)
+      : triangles_(root.triangles), params_(params) {
+    const size_t n = triangles_.size();
+    for (uint32_t axis = 0; axis < 3; ++axis)
+      for (size_t i = 0; i < n; ++i)
+        for (const float position : {root.clipped[i].lo[axis], root.clipped[i].hi[axis]}) {
+          Candidate c{axis, position, uint64_t(1) << i, 0, 0};
+          for (size_t k = 0; k < n; ++k) {
+            const Box& b = root.clipped[k];
+            const bool planar = b.lo[axis] == position && b.hi[axis] == position;
+            if (b.lo[axis] < position || planar) c.left |= uint64_t(1) << k;
+            if (b.hi[axis] > position) c.right |= uint64_t(1) << k;
+          }
+          candidates_.push_back(c);
+        }
+    const uint64_t all = n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+    build(box, all, root.depth);
+  }
+
+  // The subtree, root first, children by index into this vector.
+  std::vector<BuildNode> nodes;
+
+ private:
+  struct Candidate {
+    uint32_t axis;
+    float position;
+    uint64_t owner;  // the triangle whose box face this is
+    uint64_t left, right;
+  };
+
+  uint32_t build(const Box& box, uint64_t set, uint32_t depth) {
+    const uint32_t id = uint32_t(nodes.size());
+    nodes.push_back({box});
+    const float count = float(std::popcount(set));
+    const float area = box.half_area();
+    const Candidate* best = nullptr;
+    float best_cost = count;  // SAH_0: the node as a leaf
+    if (set != 0 && area > 0.0f && depth < params_.max_depth) {
+      for (const Candidate& c : candidates_) {
+        if (!(c.owner & set) || !(c.position > box.lo[c.axis] && c.position < box.hi[c.axis])) continue;
+        Box l = box, r = box;
+        l.hi[c.axis] = c.position;
+        r.lo[c.axis] = c.position;
+        const float cost = (float(std::popcount(set & c.left)) * l.half_area() +
+                            float(std::popcount(set & c.right)) * r.half_area()) / area +
+                           params_.traversal_cost;
+        if (cost < best_cost) best_cost = cost, best = &c;
+      }
+    }
+    if (!best) {
+      for (size_t i = 0; i < triangles_.size(); ++i)
+        if (set >> i & 1u) nodes[id].triangles.push_back(triangles_[i]);
+      std::sort(nodes[id].triangles.begin(), nodes[id].triangles.end());
+      return id;
+    }
+    const Candidate c = *best;
+    Box l = box, r = box;
+    l.hi[c.axis] = c.position;
+    r.lo[c.axis] = c.position;
+    nodes[id].axis = c.axis;
+    nodes[id].split = c.position;
+    const uint32_t left = build(l, set & c.left, depth + 1);
+    const uint32_t right = build(r, set & c.right, depth + 1);
+    nodes[id].left = left;
+    nodes[id].right = right;
+    return id;
+  }
+
+  std::vector<uint32_t> triangles_;
+  TriangleKdParams params_;
+  std::vector<Candidate> candidates_;
+};
+
+// Preorder output (§3.3) with the tree's statistics and SAH cost.
+class PreorderWriter {
+ public:
+  PreorderWriter(const std::vector<BuildNode>& build, TriangleKdTree& tree, float root_area, float traversal_cost)
+      : build_(build), tree_(tree), root_area_(root_area), traversal_cost_(traversal_cost) {}
+
+  void write(uint32_t id, uint32_t depth) {
+    const BuildNode& b = build_[id];
+    const uint32_t at = uint32_t(tree_.nodes.size());
+    tree_.nodes.push_back({b.split, b.axis, 0, 0});
+    TriangleKdStats& s = tree_.stats;
+    s.max_depth = std::max(s.max_depth, depth);
+    const double share = root_area_ > 0.0f ? double(b.box.half_area()) / double(root_area_) : 1.0;
+    if (b.axis == kTriangleLeaf) {
+      tree_.nodes[at].right_or_first = uint32_t(tree_.leaf_triangles.size());
+      tree_.nodes[at].count = uint32_t(b.triangles.size());
+      tree_.leaf_triangles.insert(tree_.leaf_triangles.end(), b.triangles.begin(), b.triangles.end());
+      ++s.leaves;
+      if (b.triangles.empty()) ++s.empty_leaves;
+      s.references += b.triangles.size();
+      s.sah_cost += share * double(b.triangles.size());
+      return;
+    }
+    s.sah_cost += share * double(traversal_cost_);
+    write(b.left, depth + 1);
+    tree_.nodes[at].right_or_first = uint32_t(tree_.nodes.size());
+    write(b.right, depth + 1);
+  }
+
+ private:
+  const std::vector<BuildNode>& build_;
+  TriangleKdTree& tree_;
+  float root_area_;
+  float traversal_cost_;
+};
+
+void validate(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, const TriangleKdParams& params) {
+  if (indices.size() % 3 != 0)
+    throw InputError("triangle kd-tree: " + std::to_string(indices.size()) + " indices is not three per triangle");
+  if (indices.size() / 3 >= UINT32_MAX) throw InputError("triangle kd-tree: 2^32 triangles or more");
+  for (size_t i = 0; i < indices.size(); ++i)
+    if (indices[i] >= vertices.size())
+      throw InputError("triangle kd-tree: triangle " + std::to_string(i / 3) + " names vertex " +
+                       std::to_string(indices[i]) + " of " + std::to_string(vertices.size()));
+  if (params.large_node_triangles < 1 || params.large_node_triangles > 64)
+    throw InputError("triangle kd-tree: large_node_triangles must be in [1, 64] (small roots are 64-bit masks)");
+  if (!(params.empty_space_ratio > 0.0f && params.empty_space_ratio < 1.0f))
+    throw InputError("triangle kd-tree: empty_space_ratio must be in (0, 1)");
+  if (!(params.traversal_cost >= 0.0f && std::isfinite(params.traversal_cost)))
+    throw InputError("triangle kd-tree: traversal_cost must be finite and >= 0");
+}
+
+}  // namespace
+
+TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                                     const TriangleKdParams& params) {
+  validate(vertices, indices, params);
+  const Clock::time_point start = Clock::now();
+  TriangleKdTree tree;
+  const size_t count = indices.size() / 3;
+  std::vector<Corners> corners(count);
+  LargeNode root;
+  Box root_box;
+  for (size_t t = 0; t < count; ++t) {
+    corners[t] = {vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]]};
+    if (!usable(corners[t])) {
+      ++tree.stats.skipped;
+      continue;
+    }
+    const Box b{glm::min(glm::min(corners[t].a, corners[t].b), corners[t].c),
+                glm::max(glm::max(corners[t].a, corners[t].b), corners[t].c)};
+    if (root.triangles.empty()) root_box = b;
+    root_box.grow(b);
+    root.triangles.push_back(uint32_t(t));
+    root.clipped.push_back(b);
+  }
+  tree.stats.triangles = uint32_t(root.triangles.size());
+  if (root.triangles.empty()) return tree;
+  tree.lo = root_box.lo;
+  tree.hi = root_box.hi;
+
+  std::vector<BuildNode> build{{root_box}};
+  std::vector<LargeNode> active, small;
+  (root.triangles.size() > params.large_node_triangles ? active : small).push_back(std::move(root));
+
+  // Large-node stage, a level at a time.
+  while (!active.empty()) {
+    ++tree.stats.large_levels;
+    std::vector<LargeSplit> splits(active.size());
+    tbb::parallel_for(size_t(0), active.size(), [&](size_t i) {
+      splits[i] = split_large(active[i], build[active[i].id].box, corners, params);
+    });
+    std::vector<LargeNode> next;
+    for (size_t i = 0; i < active.size(); ++i) {
+      LargeSplit& s = splits[i];
+      const uint32_t parent = active[i].id;
+      if (s.leaf) {
+        build[parent].triangles = active[i].triangles;
+        std::sort(build[parent].triangles.begin(), build[parent].triangles.end());
+        continue;
+      }
+      s.left.id = uint32_t(build.size());
+      s.right.id = s.left.id + 1;
+      build[parent].axis = s.axis;
+      build[parent].split = s.split;
+      build[parent].left = s.left.id;
+      build[parent].right = s.right.id;
+      build.push_back({s.left_box});
+      build.push_back({s.right_box});
+      for (LargeNode* child : {&s.left, &s.right}) {
+        if (child->triangles.empty()) continue;  // an empty leaf
+        (child->triangles.size() > params.large_node_triangles ? next : small).push_back(std::move(*child));
+      }
+    }
+    active = std::move(next);
+  }
+
+  // Small-node stage, each small root's subtree on its own.
+  tree.stats.small_roots = uint32_t(small.size());
+  std::vector<std::vector<BuildNode>> subtrees(small.size());
+  tbb::parallel_for(size_t(0), small.size(), [&](size_t i) {
+    subtrees[i] = SmallRoot(small[i], build[small[i].id].box, params).nodes;
+  });
+  for (size_t i = 0; i < small.size(); ++i) {
+    // The subtree's root replaces the small root's node; the rest is appended, re-indexed.
+    const uint32_t base = uint32_t(build.size()) - 1;  // subtree index k > 0 lands at base + k
+    std::vector<BuildNode>& sub = subtrees[i];
+    for (BuildNode& n : sub)
+      if (n.axis != kTriangleLeaf) {  // children are never the subtree's root (index 0)
+        n.left += base;
+        n.right += base;
+      }
+    build[small[i].id] = std::move(sub[0]);
+    for (size_t k = 1; k < sub.size(); ++k) build.push_back(std::move(sub[k]));
+  }
+
+  PreorderWriter(build, tree, root_box.half_area(), params.traversal_cost).write(0, 0);
+  tree.stats.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return tree;
+}
+
+}  // namespace meniscus::sim::kdtree

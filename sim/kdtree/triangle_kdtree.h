@@ -1,0 +1,67 @@
+#pragma once
+// An SAH kd-tree over triangles after Zhou, Hou, Wang, Guo, "Real-Time KD-Tree Construction on
+// Graphics Hardware" (2008) §3, the CPU reference (multi-threaded over the nodes of a level):
+//  - large-node stage (more than `large_node_triangles` triangles): the node's tight box from
+//    its triangles clipped to it; empty space cut off where it exceeds `empty_space_ratio` of
+//    an axis, else a split at the spatial median of the longest axis; triangles are clipped to
+//    the children, so a child's box never grows from a triangle's part outside it;
+//  - small-node stage: exact SAH over the split candidates of each small root (the faces of its
+//    triangles' boxes), triangle sets as 64-bit masks of the small root; no clipping, as the
+//    paper argues; a node becomes a leaf when no split is cheaper than testing its triangles;
+//  - output in preorder (the left child follows its parent), as the stack-based traversal wants.
+// The same tree for any thread count. Degenerate triangles (zero area, NaN or infinite
+// corners) are skipped and counted: they can neither be hit nor bound a node.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace meniscus::sim::kdtree {
+
+struct TriangleKdParams {
+  uint32_t large_node_triangles = 64;  // T: larger nodes split by median / empty space
+  float empty_space_ratio = 0.25f;     // C_e: empty space cut off beyond this share of an axis
+  float traversal_cost = 1.0f;         // C_ts, in units of one ray-triangle test
+  uint32_t max_depth = 64;             // a node this deep is a leaf whatever it holds
+};
+
+// A node in preorder: an interior node's left child is the next node, `right` its right child;
+// a leaf's triangles are leaf_triangles[first, first + count).
+struct TriangleKdNode {
+  float split = 0.0f;
+  uint32_t axis = 3;  // 0, 1, 2; kTriangleLeaf for a leaf
+  uint32_t right_or_first = 0;
+  uint32_t count = 0;
+};
+constexpr uint32_t kTriangleLeaf = 3;
+
+struct TriangleKdStats {
+  uint32_t triangles = 0;  // the usable ones
+  uint32_t skipped = 0;    // degenerate, NaN or infinite
+  uint32_t large_levels = 0;
+  uint32_t small_roots = 0;
+  uint32_t leaves = 0;
+  uint32_t empty_leaves = 0;
+  uint32_t max_depth = 0;
+  uint64_t references = 0;  // leaf entries (a triangle in several leaves counts in each)
+  // The tree's SAH cost: C_ts times the area share of every interior node plus the triangle
+  // count times the area share of every leaf (relative to the root's box).
+  double sah_cost = 0.0;
+  double build_ms = 0.0;
+};
+
+struct TriangleKdTree {
+  std::vector<TriangleKdNode> nodes;  // preorder; empty when no triangle is usable
+  std::vector<uint32_t> leaf_triangles;
+  glm::vec3 lo{0.0f}, hi{0.0f};  // the root's box
+  TriangleKdStats stats;
+  bool is_leaf(uint32_t node) const { return nodes[node].axis == kTriangleLeaf; }
+};
+
+// `indices` holds three vertex indices per triangle. Throws InputError for an index out of
+// range or a count not divisible by three, and for parameters out of range.
+TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                                     const TriangleKdParams& params = {});
+
+}  // namespace meniscus::sim::kdtree

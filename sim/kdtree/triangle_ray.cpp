@@ -1,0 +1,154 @@
+// Ray traversal of the triangle kd-tree (triangle_ray.h).
+#include "sim/kdtree/triangle_ray.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+namespace meniscus::sim::kdtree {
+namespace {
+
+// The kd-tree's depth is bounded by the build's max_depth (64), so a fixed stack holds every
+// pending far child.
+constexpr int kStackSize = 128;
+
+struct Pending {
+  uint32_t node;
+  float t_min, t_max;
+};
+
+// The parametric interval in which `ray` crosses the box [lo, hi] (slab test); false when it
+// misses it or only before t_min / after t_max.
+bool clip_to_box(const Ray& ray, const glm::vec3& lo, const glm::vec3& hi, float& t0, float& t1) {
+  t0 = ray.t_min;
+  t1 = ray.t_max;
+  for (int axis = 0; axis < 3; ++axis) {
+    const float inverse = 1.0f / ray.direction[axis];
+    float near = (lo[axis] - ray.origin[axis]) * inverse, far = (hi[axis] - ray.origin[axis]) * inverse;
+    if (near > far) std::swap(near, far);
+    // A ray parallel to the slab gives NaN from 0 * inf when it starts on a face: no limit then.
+    if (!std::isnan(near)) t0 = std::max(t0, near);
+    if (!std::isnan(far)) t1 = std::min(t1, far);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+// Closest hit among a leaf's triangles, ties to the lower id, into `best`.
+template <bool kAny>
+bool test_leaf(const TriangleKdTree& tree, const TriangleKdNode& leaf, std::span<const glm::vec3> vertices,
+               std::span<const uint32_t> indices, Ray ray, RayHit& best) {
+  bool found = false;
+  for (uint32_t k = 0; k < leaf.count; ++k) {
+    const uint32_t t = tree.leaf_triangles[leaf.right_or_first + k];
+    RayHit hit;
+    hit.triangle = t;
+    if (!intersect_triangle(ray, vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]], hit))
+      continue;
+    if (kAny) {
+      best = hit;
+      return true;
+    }
+    if (hit.t < best.t || (hit.t == best.t && t < best.triangle)) {
+      best = hit;
+      found = true;
+    }
+  }
+  return found;
+}
+
+// §4's stack-based traversal: at an interior node the child on the ray's origin side is near;
+// the far child is visited only when the ray reaches the split inside the node's interval. A
+// leaf's hit ends the walk when it lies within that leaf's interval: any later leaf is further.
+template <bool kAny>
+RayHit traverse(const TriangleKdTree& tree, std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                const Ray& ray) {
+  RayHit best;
+  float t0, t1;
+  if (tree.nodes.empty() || !clip_to_box(ray, tree.lo, tree.hi, t0, t1)) return best;
+  std::array<Pending, kStackSize> stack;
+  int top = 0;
+  uint32_t node = 0;
+  for (;;) {
+    const TriangleKdNode& n = tree.nodes[node];
+    if (n.axis != kTriangleLeaf) {
+      const int axis = int(n.axis);
+      const float origin = ray.origin[axis], direction = ray.direction[axis];
+      const float t_split = (n.split - origin) / direction;
+      // The near side holds the origin; a ray starting on the plane is near to where it heads.
+      const bool left_first = origin < n.split || (origin == n.split && direction <= 0.0f);
+      const uint32_t near = left_first ? node + 1 : n.right_or_first, far = left_first ? n.right_or_first : node + 1;
+      if (std::isnan(t_split) || t_split > t1 || t_split < 0.0f) {
+        node = near;  // the ray stays on the near side within this node (or runs along the plane)
+      } else if (t_split < t0) {
+        node = far;
+      } else {
+        if (top < kStackSize) stack[top++] = {far, t_split, t1};
+        node = near;
+        t1 = t_split;
+      }
+      continue;
+    }
+    Ray leaf_ray = ray;
+    leaf_ray.t_max = std::min(ray.t_max, best.t);
+    if (test_leaf<kAny>(tree, n, vertices, indices, leaf_ray, best)) {
+      if (kAny || best.t <= t1) return best;
+    }
+    if (top == 0) return best;
+    const Pending p = stack[--top];
+    node = p.node;
+    t0 = p.t_min;
+    t1 = p.t_max;
+    if (best.hit() && best.t < t0) return best;  // nothing beyond can be closer
+  }
+}
+
+}  // namespace
+
+bool intersect_triangle(const Ray& ray, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, RayHit& hit) {
+  const glm::vec3 e1 = b - a, e2 = c - a;
+  const glm::vec3 p = glm::cross(ray.direction, e2);
+  const float det = glm::dot(e1, p);
+  if (det == 0.0f || !std::isfinite(det)) return false;
+  const float inverse = 1.0f / det;
+  const glm::vec3 s = ray.origin - a;
+  const float u = glm::dot(s, p) * inverse;
+  if (u < 0.0f || u > 1.0f) return false;
+  const glm::vec3 q = glm::cross(s, e1);
+  const float v = glm::dot(ray.direction, q) * inverse;
+  if (v < 0.0f || u + v > 1.0f) return false;
+  const float t = glm::dot(e2, q) * inverse;
+  if (!(t >= ray.t_min && t <= ray.t_max)) return false;
+  hit.t = t;
+  hit.u = u;
+  hit.v = v;
+  return true;
+}
+
+RayHit trace_closest(const TriangleKdTree& tree, std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                     const Ray& ray) {
+  return traverse<false>(tree, vertices, indices, ray);
+}
+
+bool trace_any(const TriangleKdTree& tree, std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+               const Ray& ray) {
+  return traverse<true>(tree, vertices, indices, ray).hit();
+}
+
+RayHit brute_force_closest(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, const Ray& ray) {
+  RayHit best;
+  for (uint32_t t = 0; t < indices.size() / 3; ++t) {
+    RayHit hit;
+    if (!intersect_triangle(ray, vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]], hit))
+      continue;
+    if (hit.t < best.t || (hit.t == best.t && t < best.triangle)) {
+      best = hit;
+      best.triangle = t;
+    }
+  }
+  return best;
+}
+
+}  // namespace meniscus::sim::kdtree

@@ -19,9 +19,20 @@ struct Pending {
   float t_min, t_max;
 };
 
-// The parametric interval in which `ray` crosses the box [lo, hi] (slab test); false when it
-// misses it or only before t_min / after t_max.
-bool clip_to_box(const Ray& ray, const glm::vec3& lo, const glm::vec3& hi, float& t0, float& t1) {
+// Rounding puts a hit on a node's face a few ulps outside the node's parametric interval (and
+// the split's t a few ulps off the interval's ends). Comparisons with a split's t are widened
+// by this much, so such a node is visited: visiting one too many costs a little, missing one
+// loses the hit.
+constexpr float kRelativeSlack = 1e-5f;
+
+bool beyond(float t_split, float t1) { return t_split > t1 + kRelativeSlack * std::abs(t1); }
+bool before(float t_split, float t0) { return t_split < t0 - kRelativeSlack * std::abs(t0); }
+
+// The parametric interval in which `ray` crosses the box [lo, hi] (slab test), the box grown by
+// the same relative slack; false when it misses it or only before t_min / after t_max.
+bool clip_to_box(const Ray& ray, const glm::vec3& box_lo, const glm::vec3& box_hi, float& t0, float& t1) {
+  const glm::vec3 pad = kRelativeSlack * (box_hi - box_lo) + kRelativeSlack * glm::abs(box_hi + box_lo);
+  const glm::vec3 lo = box_lo - pad, hi = box_hi + pad;
   t0 = ray.t_min;
   t1 = ray.t_max;
   for (int axis = 0; axis < 3; ++axis) {
@@ -80,14 +91,18 @@ RayHit traverse(const TriangleKdTree& tree, std::span<const glm::vec3> vertices,
       // The near side holds the origin; a ray starting on the plane is near to where it heads.
       const bool left_first = origin < n.split || (origin == n.split && direction <= 0.0f);
       const uint32_t near = left_first ? node + 1 : n.right_or_first, far = left_first ? n.right_or_first : node + 1;
-      if (std::isnan(t_split) || t_split > t1 || t_split < 0.0f) {
-        node = near;  // the ray stays on the near side within this node (or runs along the plane)
-      } else if (t_split < t0) {
+      if (direction == 0.0f && origin == n.split) {
+        // The ray runs in the plane: a triangle touching it from either side may be hit.
+        if (top < kStackSize) stack[top++] = {far, t0, t1};
+        node = near;
+      } else if (std::isnan(t_split) || beyond(t_split, t1) || t_split <= 0.0f) {
+        node = near;  // the ray stays on the near side within this node (it only leaves the plane there)
+      } else if (before(t_split, t0)) {
         node = far;
       } else {
-        if (top < kStackSize) stack[top++] = {far, t_split, t1};
+        if (top < kStackSize) stack[top++] = {far, std::min(t_split, t1), t1};
         node = near;
-        t1 = t_split;
+        t1 = std::max(t_split, t0);
       }
       continue;
     }

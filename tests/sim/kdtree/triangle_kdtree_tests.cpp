@@ -210,6 +210,50 @@ TEST_CASE("triangle kd-tree: the bunny's rays equal the brute force's (when ../s
   CHECK(a.mismatched == 0);
 }
 
+// The faces of the unit cube, each an n x n grid: many triangles in a few planes, splits that
+// fall on grid lines.
+Mesh grid_cube(int n) {
+  Mesh mesh;
+  for (int axis = 0; axis < 3; ++axis)
+    for (const float side : {0.0f, 1.0f})
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          const auto corner = [&](int di, int dj) {
+            glm::vec3 p;
+            p[axis] = side;
+            p[(axis + 1) % 3] = float(i + di) / n;
+            p[(axis + 2) % 3] = float(j + dj) / n;
+            mesh.vertices.push_back(p);
+            return uint32_t(mesh.vertices.size() - 1);
+          };
+          const uint32_t a = corner(0, 0), b = corner(1, 0), c = corner(1, 1), d = corner(0, 1);
+          mesh.indices.insert(mesh.indices.end(), {a, b, c, a, c, d});
+        }
+  return mesh;
+}
+
+TEST_CASE("triangle kd-tree: rays in split planes, parallel to them or starting on them find the brute force's hit",
+          "[kdtree][triangles]") {
+  const Mesh cube = grid_cube(16);
+  const TriangleKdTree tree = build_triangle_kdtree(cube.vertices, cube.indices);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  size_t misses = 0, wrong_t = 0;
+  for (int i = 0; i < 20000; ++i) {
+    glm::vec3 origin(unit(rng), unit(rng), unit(rng)), direction(unit(rng) - 0.5f, unit(rng) - 0.5f, unit(rng) - 0.5f);
+    if (i % 2 == 0) origin[i % 3] = 0.5f;          // on the first split plane, or a grid plane
+    if (i % 3 == 0) direction[(i / 3) % 3] = 0.0f;  // parallel to one axis' planes
+    if (i % 7 == 0) origin = 0.5f * origin - glm::vec3(1.0f);  // from outside
+    const Ray ray{origin, direction, 1e-4f};
+    const RayHit a = trace_closest(tree, cube.vertices, cube.indices, ray);
+    const RayHit b = brute_force_closest(cube.vertices, cube.indices, ray);
+    if (a.hit() != b.hit()) ++misses;
+    else if (b.hit() && std::abs(a.t - b.t) > 1e-5f * b.t) ++wrong_t;  // a tie may pick the neighbour
+  }
+  CHECK(misses == 0);
+  CHECK(wrong_t == 0);
+}
+
 TEST_CASE("triangle kd-tree: the same tree with one thread as with all", "[kdtree][triangles]") {
   const Mesh soup = random_soup(5000, 3);
   const TriangleKdTree all = build_triangle_kdtree(soup.vertices, soup.indices);

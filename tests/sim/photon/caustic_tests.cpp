@@ -15,48 +15,22 @@
 #include "sim/kdtree/triangle_kdtree.h"
 #include "sim/photon/caustic_image.h"
 #include "sim/photon/caustic_photons.h"
+#include "sim/photon/water_block.h"
 
 namespace meniscus::sim::photon {
 namespace {
 
-// A closed block of water: a height-field top over [x0, x1] x [z0, z1] on an n x n grid, a flat
-// bottom at y = bottom, and four walls.
+// A water block (water_block.h) with its kd-tree.
 struct Block {
-  std::vector<glm::vec3> vertices;
-  std::vector<uint32_t> indices;
+  TriangleSoup mesh;
   kdtree::TriangleKdTree tree;
-  WaterSurface surface() const { return {vertices, indices, &tree, 1.33f}; }
+  WaterSurface surface() const { return {mesh.vertices, mesh.indices, &tree, 1.33f}; }
 };
 
-Block water_block(int n, float x0, float x1, float z0, float z1, float bottom, const std::function<float(float, float)>& top) {
-  Block b;
-  const auto at = [&](int i, int j) { return glm::vec2(x0 + (x1 - x0) * i / n, z0 + (z1 - z0) * j / n); };
-  const auto vertex = [&](glm::vec3 p) {
-    b.vertices.push_back(p);
-    return uint32_t(b.vertices.size() - 1);
-  };
-  const auto quad = [&](uint32_t a, uint32_t c, uint32_t d, uint32_t e) {
-    b.indices.insert(b.indices.end(), {a, c, d, a, d, e});
-  };
-  std::vector<uint32_t> up((n + 1) * (n + 1)), down((n + 1) * (n + 1));
-  for (int j = 0; j <= n; ++j)
-    for (int i = 0; i <= n; ++i) {
-      const glm::vec2 p = at(i, j);
-      up[j * (n + 1) + i] = vertex({p.x, top(p.x, p.y), p.y});
-      down[j * (n + 1) + i] = vertex({p.x, bottom, p.y});
-    }
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      const int k = j * (n + 1) + i;
-      quad(up[k], up[k + n + 1], up[k + n + 2], up[k + 1]);
-      quad(down[k], down[k + 1], down[k + n + 2], down[k + n + 1]);
-    }
-  for (int s = 0; s < n; ++s) {  // the walls, along the grid's border
-    const int edges[4][2] = {{s, s + 1}, {s * (n + 1) + n, (s + 1) * (n + 1) + n}, {n * (n + 1) + s, n * (n + 1) + s + 1},
-                             {s * (n + 1), (s + 1) * (n + 1)}};
-    for (const auto& e : edges) quad(up[e[0]], down[e[0]], down[e[1]], up[e[1]]);
-  }
-  b.tree = kdtree::build_triangle_kdtree(b.vertices, b.indices);
+Block block_with_tree(uint32_t n, float x0, float x1, float z0, float z1, float bottom,
+                  const std::function<float(float, float)>& top) {
+  Block b{photon::water_block(n, {x0, z0}, {x1, z1}, bottom, top)};
+  b.tree = kdtree::build_triangle_kdtree(b.mesh.vertices, b.mesh.indices);
   return b;
 }
 
@@ -70,7 +44,7 @@ Sun overhead_sun() {
 }
 
 TEST_CASE("caustics: under a flat slab the floor receives (1 - R)/(1 + R) of the sun", "[photon]") {
-  const Block slab = water_block(4, 0.2f, 0.8f, 0.2f, 0.8f, 0.2f, [](float, float) { return 0.4f; });
+  const Block slab = block_with_tree(4, 0.2f, 0.8f, 0.2f, 0.8f, 0.2f, [](float, float) { return 0.4f; });
   const CausticPhotons photons = trace_caustic_photons(slab.surface(), overhead_sun(), 0.0f, {.photons = 200000});
   const float r = std::pow((1.33f - 1.0f) / (1.33f + 1.0f), 2.0f);
   const double expected = (1.0 - r) / (1.0 + r);  // 0.9607
@@ -89,7 +63,7 @@ TEST_CASE("caustics: under a flat slab the floor receives (1 - R)/(1 + R) of the
 // A plano-convex lens of water: a spherical cap (radius 0.2) on a flat block; converging light,
 // far brighter below the cap than the sun alone; the estimate converges with the photon count.
 Block lens() {
-  return water_block(48, 0.2f, 0.8f, 0.2f, 0.8f, 0.5f, [](float x, float z) {
+  return block_with_tree(48, 0.2f, 0.8f, 0.2f, 0.8f, 0.5f, [](float x, float z) {
     const float rr = (x - 0.5f) * (x - 0.5f) + (z - 0.5f) * (z - 0.5f);
     constexpr float kRadius = 0.2f, kAperture = 0.15f;
     const float rim = std::sqrt(kRadius * kRadius - kAperture * kAperture);
@@ -123,7 +97,7 @@ TEST_CASE("caustics: the same seed gives the same photons, whatever the thread c
 }
 
 TEST_CASE("caustics: bad suns, floors and grids are refused", "[photon]") {
-  const Block slab = water_block(2, 0.2f, 0.8f, 0.2f, 0.8f, 0.2f, [](float, float) { return 0.4f; });
+  const Block slab = block_with_tree(2, 0.2f, 0.8f, 0.2f, 0.8f, 0.2f, [](float, float) { return 0.4f; });
   Sun up = overhead_sun();
   up.direction = {0.0f, 1.0f, 0.0f};
   CHECK_THROWS_AS(trace_caustic_photons(slab.surface(), up, 0.0f, {}), InputError);

@@ -1,0 +1,48 @@
+#pragma once
+// What a ray tracer asks of an acceleration structure: the closest hit and whether anything is
+// hit at all. The kd-tree answers here (KdTreeIntersector); the benchmark puts Embree's BVH
+// behind the same interface, so both trace exactly the same rays.
+#include <span>
+
+#include "sim/kdtree/triangle_kdtree.h"
+#include "sim/kdtree/triangle_ray.h"
+
+namespace meniscus::sim::raytrace {
+
+using kdtree::Ray;
+using kdtree::RayHit;
+
+class Intersector {
+ public:
+  virtual ~Intersector() = default;
+  virtual RayHit closest(const Ray& ray) const = 0;
+  virtual bool any(const Ray& ray) const = 0;
+};
+
+class KdTreeIntersector final : public Intersector {
+ public:
+  KdTreeIntersector(const kdtree::TriangleKdTree& tree, std::span<const glm::vec3> vertices, std::span<const uint32_t> indices)
+      : tree_(tree), vertices_(vertices), indices_(indices) {}
+  RayHit closest(const Ray& ray) const override { return kdtree::trace_closest(tree_, vertices_, indices_, ray); }
+  bool any(const Ray& ray) const override { return kdtree::trace_any(tree_, vertices_, indices_, ray); }
+
+ private:
+  const kdtree::TriangleKdTree& tree_;
+  std::span<const glm::vec3> vertices_;
+  std::span<const uint32_t> indices_;
+};
+
+// Every triangle tested: the reference a tracer's image must equal with any intersector.
+class BruteForceIntersector final : public Intersector {
+ public:
+  BruteForceIntersector(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices)
+      : vertices_(vertices), indices_(indices) {}
+  RayHit closest(const Ray& ray) const override { return kdtree::brute_force_closest(vertices_, indices_, ray); }
+  bool any(const Ray& ray) const override { return closest(ray).hit(); }
+
+ private:
+  std::span<const glm::vec3> vertices_;
+  std::span<const uint32_t> indices_;
+};
+
+}  // namespace meniscus::sim::raytrace

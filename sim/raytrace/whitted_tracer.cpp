@@ -1,0 +1,157 @@
+// trace_image (whitted_tracer.h).
+#include "sim/raytrace/whitted_tracer.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+
+#include <glm/exponential.hpp>
+#include <glm/trigonometric.hpp>
+#include <glm/geometric.hpp>
+
+#include "engine/core/error.h"
+#include "sim/photon/caustic_image.h"
+
+namespace meniscus::sim::raytrace {
+namespace {
+
+constexpr float kEpsilon = 1e-4f;  // how far a secondary ray starts off the surface
+
+float fresnel_reflectance(float cos_i, float eta) {
+  const float sin2_t = eta * eta * (1.0f - cos_i * cos_i);
+  if (sin2_t >= 1.0f) return 1.0f;
+  const float cos_t = std::sqrt(1.0f - sin2_t);
+  const float r_s = (eta * cos_i - cos_t) / (eta * cos_i + cos_t);
+  const float r_p = (cos_i - eta * cos_t) / (cos_i + eta * cos_t);
+  return 0.5f * (r_s * r_s + r_p * r_p);
+}
+
+struct Counters {
+  std::atomic<uint64_t> secondary{0}, shadow{0};
+};
+
+class Tracer {
+ public:
+  Tracer(const TraceScene& scene, Counters& counters)
+      : s_(scene), to_sun_(glm::normalize(scene.to_sun)), counters_(counters) {}
+
+  glm::vec3 radiance(const Ray& ray, uint32_t depth, bool inside, bool* hit_surface) const {
+    const RayHit hit = s_.surface->closest(ray);
+    const float t_floor = ray.direction.y < 0.0f ? (s_.floor_y - ray.origin.y) / ray.direction.y : INFINITY;
+    if (hit_surface) *hit_surface = hit.hit();
+    // The floor wins a tie: water standing on it meets it there.
+    if (hit.hit() && hit.t < t_floor) return through_surface(ray, hit, depth, inside);
+    const glm::vec3 seen = std::isfinite(t_floor) && t_floor > 0.0f ? floor(ray.origin + t_floor * ray.direction) : sky(ray.direction);
+    return inside ? seen * absorbed(std::isfinite(t_floor) ? t_floor : 0.0f) : seen;
+  }
+
+ private:
+  glm::vec3 through_surface(const Ray& ray, const RayHit& hit, uint32_t depth, bool inside) const {
+    const uint32_t t = hit.triangle;
+    const glm::vec3 a = s_.vertices[s_.indices[3 * t]], b = s_.vertices[s_.indices[3 * t + 1]],
+                    c = s_.vertices[s_.indices[3 * t + 2]];
+    glm::vec3 normal = glm::normalize(glm::cross(b - a, c - a));
+    const glm::vec3 d = glm::normalize(ray.direction);
+    if (glm::dot(normal, d) > 0.0f) normal = -normal;
+    const glm::vec3 point = ray.origin + hit.t * ray.direction;
+    const float travelled = hit.t * glm::length(ray.direction);
+    const glm::vec3 attenuation = inside ? absorbed(travelled) : glm::vec3(1.0f);
+    const float cos_i = -glm::dot(normal, d);
+    const float eta = inside ? s_.ior : 1.0f / s_.ior;
+    const float reflectance = fresnel_reflectance(cos_i, eta);
+    const glm::vec3 reflected = d + 2.0f * cos_i * normal;
+    if (depth >= max_depth_) return attenuation * sky(reflectance >= 1.0f ? reflected : d);
+    glm::vec3 colour = reflectance * follow(point + kEpsilon * normal, reflected, depth, inside);
+    if (reflectance < 1.0f) {
+      const float cos_t = std::sqrt(1.0f - eta * eta * (1.0f - cos_i * cos_i));
+      const glm::vec3 refracted = eta * d + (eta * cos_i - cos_t) * normal;
+      colour += (1.0f - reflectance) * follow(point - kEpsilon * normal, refracted, depth, !inside);
+    }
+    return attenuation * colour;
+  }
+
+  glm::vec3 follow(const glm::vec3& origin, const glm::vec3& direction, uint32_t depth, bool inside) const {
+    ++counters_.secondary;
+    return radiance({origin, direction}, depth + 1, inside, nullptr);
+  }
+
+  glm::vec3 floor(const glm::vec3& p) const {
+    const int cell = int(std::floor(p.x / s_.floor_tile)) + int(std::floor(p.z / s_.floor_tile));
+    const glm::vec3 albedo = (cell & 1) ? s_.floor_dark : s_.floor_light;
+    ++counters_.shadow;
+    const bool lit = !s_.surface->any({p + kEpsilon * glm::vec3(0, 1, 0), to_sun_});
+    float sun = lit ? to_sun_.y : 0.0f;
+    if (s_.caustics) sun += caustic_at(p) * to_sun_.y;
+    return albedo * (s_.ambient + sun * s_.sun_colour);
+  }
+
+  // The caustic image's irradiance (relative to the sun's, nearest pixel), 0 off its grid.
+  float caustic_at(const glm::vec3& p) const {
+    const photon::FloorGrid& g = s_.caustics->grid;
+    const float u = (p.x - g.min.x) / (g.max.x - g.min.x), v = (p.z - g.min.y) / (g.max.y - g.min.y);
+    if (!(u >= 0.0f && u < 1.0f && v >= 0.0f && v < 1.0f)) return 0.0f;
+    return s_.caustics->at(uint32_t(u * g.width), uint32_t(v * g.height));
+  }
+
+  glm::vec3 sky(const glm::vec3& direction) const {
+    const float up = std::clamp(glm::normalize(direction).y, 0.0f, 1.0f);
+    return glm::mix(s_.sky_horizon, s_.sky_zenith, up);
+  }
+
+  glm::vec3 absorbed(float distance) const { return glm::exp(-s_.absorption * distance); }
+
+  const TraceScene& s_;
+  glm::vec3 to_sun_;
+  Counters& counters_;
+
+ public:
+  uint32_t max_depth_ = 2;
+};
+
+}  // namespace
+
+TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) {
+  if (params.width == 0 || params.height == 0) throw InputError("ray tracer: the image is empty");
+  if (!scene.surface) throw InputError("ray tracer: no surface to trace");
+  const glm::vec3 forward_raw = camera.target - camera.eye;
+  if (!(glm::length(forward_raw) > 0.0f) || !(camera.fov_y_degrees > 0.0f && camera.fov_y_degrees < 180.0f))
+    throw InputError("ray tracer: the camera needs a target away from its eye and a field of view in (0, 180) degrees");
+  const auto start = std::chrono::steady_clock::now();
+  const glm::vec3 forward = glm::normalize(forward_raw);
+  const glm::vec3 world_up = std::abs(forward.y) > 0.999f ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
+  const glm::vec3 right = glm::normalize(glm::cross(forward, world_up));
+  const glm::vec3 up = glm::cross(right, forward);
+  const float half_height = std::tan(glm::radians(camera.fov_y_degrees) * 0.5f);
+  const float half_width = half_height * float(params.width) / float(params.height);
+
+  TraceImage image;
+  image.width = params.width;
+  image.height = params.height;
+  image.rgb.resize(size_t(params.width) * params.height);
+  Counters counters;
+  std::atomic<uint64_t> hits{0};
+  Tracer tracer(scene, counters);
+  tracer.max_depth_ = params.max_bounces;
+  tbb::parallel_for(uint32_t(0), params.height, [&](uint32_t y) {
+    uint64_t row_hits = 0;
+    for (uint32_t x = 0; x < params.width; ++x) {
+      const float u = ((x + 0.5f) / params.width * 2.0f - 1.0f) * half_width;
+      const float v = (1.0f - (y + 0.5f) / params.height * 2.0f) * half_height;
+      bool hit = false;
+      image.rgb[size_t(y) * params.width + x] = tracer.radiance({camera.eye, forward + u * right + v * up}, 0, false, &hit);
+      row_hits += hit;
+    }
+    hits += row_hits;
+  });
+  image.stats.primary = uint64_t(params.width) * params.height;
+  image.stats.secondary = counters.secondary;
+  image.stats.shadow = counters.shadow;
+  image.stats.hits = hits;
+  image.stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return image;
+}
+
+}  // namespace meniscus::sim::raytrace

@@ -1,0 +1,67 @@
+#pragma once
+// A Whitted ray tracer for a refracting surface over a lit floor (Zhou et al. 2008 §4's use of
+// the kd-tree): primary rays; at the surface both the reflected and the refracted ray, weighted
+// by the exact Fresnel terms, up to max_bounces deep (then the sky in the continuing
+// direction); Beer–Lambert absorption inside; at the floor a checker lit by the sun behind one
+// shadow ray — the refracting surface blocks the direct sun, and the light it lets through
+// arrives as the caustic image from photon mapping (sim/photon) when one is given.
+//
+// Rows in parallel; every pixel depends on its rays alone, so the image does not depend on the
+// thread count or the intersector (the kd-tree, the brute force, Embree in the benchmark).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "sim/raytrace/intersector.h"
+
+namespace meniscus::sim::photon {
+struct CausticImage;
+}
+
+namespace meniscus::sim::raytrace {
+
+struct TraceScene {
+  const Intersector* surface = nullptr;  // the refracting mesh (a closed one: crossings toggle inside)
+  std::span<const glm::vec3> vertices;    // its triangles, for their normals
+  std::span<const uint32_t> indices;
+  float ior = 1.33f;
+  glm::vec3 absorption{0.45f, 0.09f, 0.06f};  // per unit length inside (water: red goes first)
+  float floor_y = 0.0f;
+  float floor_tile = 0.1f;
+  glm::vec3 floor_light{0.80f, 0.78f, 0.74f}, floor_dark{0.45f, 0.44f, 0.42f};
+  glm::vec3 to_sun{0.3f, 1.0f, 0.2f};  // towards the sun (normalised by the tracer)
+  glm::vec3 sun_colour{1.0f, 0.96f, 0.9f};
+  glm::vec3 ambient{0.18f, 0.2f, 0.24f};
+  glm::vec3 sky_horizon{0.75f, 0.82f, 0.9f}, sky_zenith{0.32f, 0.5f, 0.78f};
+  const photon::CausticImage* caustics = nullptr;  // irradiance on the floor, in units of the sun's
+};
+
+struct TraceCamera {
+  glm::vec3 eye{0.0f, 1.0f, 2.0f};
+  glm::vec3 target{0.0f};
+  float fov_y_degrees = 40.0f;
+};
+
+struct TraceParams {
+  uint32_t width = 256, height = 256;
+  uint32_t max_bounces = 2;  // secondary rays per path, each level splitting into reflection and refraction
+};
+
+struct TraceStats {
+  uint64_t primary = 0, secondary = 0, shadow = 0;
+  uint64_t hits = 0;  // primary rays that hit the surface
+  double ms = 0.0;
+};
+
+struct TraceImage {
+  uint32_t width = 0, height = 0;
+  std::vector<glm::vec3> rgb;  // linear radiance, row 0 at the top
+  TraceStats stats;
+};
+
+// Throws InputError for an empty image, a missing surface or a bad camera.
+TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params);
+
+}  // namespace meniscus::sim::raytrace

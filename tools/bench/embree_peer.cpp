@@ -1,0 +1,112 @@
+// Embree 3 behind embree_peer.h. The device and scene live as long as the EmbreeScene; rays
+// are traced one at a time (rtcIntersect1 / rtcOccluded1) from the tracer's TBB threads, as our
+// kd-tree traces them.
+#include "tools/bench/embree_peer.h"
+
+#include <embree3/rtcore.h>
+
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "engine/core/error.h"
+
+namespace meniscus::bench {
+namespace {
+
+using sim::raytrace::Ray;
+using sim::raytrace::RayHit;
+
+RTCRayHit to_embree(const Ray& ray) {
+  RTCRayHit r{};
+  r.ray.org_x = ray.origin.x;
+  r.ray.org_y = ray.origin.y;
+  r.ray.org_z = ray.origin.z;
+  r.ray.dir_x = ray.direction.x;
+  r.ray.dir_y = ray.direction.y;
+  r.ray.dir_z = ray.direction.z;
+  r.ray.tnear = ray.t_min;
+  r.ray.tfar = ray.t_max;
+  r.ray.mask = ~0u;
+  r.ray.flags = 0;
+  r.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+  r.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+  return r;
+}
+
+class EmbreeIntersector final : public sim::raytrace::Intersector {
+ public:
+  explicit EmbreeIntersector(RTCScene scene) : scene_(scene) {}
+  RayHit closest(const Ray& ray) const override {
+    RTCIntersectContext context;
+    rtcInitIntersectContext(&context);
+    RTCRayHit r = to_embree(ray);
+    rtcIntersect1(scene_, &context, &r);
+    RayHit hit;
+    if (r.hit.geomID == RTC_INVALID_GEOMETRY_ID) return hit;
+    hit.t = r.ray.tfar;
+    hit.triangle = r.hit.primID;
+    hit.u = r.hit.u;
+    hit.v = r.hit.v;
+    return hit;
+  }
+  bool any(const Ray& ray) const override {
+    RTCIntersectContext context;
+    rtcInitIntersectContext(&context);
+    RTCRay r = to_embree(ray).ray;
+    rtcOccluded1(scene_, &context, &r);
+    return r.tfar == -std::numeric_limits<float>::infinity();
+  }
+
+ private:
+  RTCScene scene_;
+};
+
+class Scene final : public EmbreeScene {
+ public:
+  Scene(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, const std::string& quality, int threads)
+      : device_(rtcNewDevice(("threads=" + std::to_string(threads)).c_str())) {
+    if (!device_) throw DeviceError("embree: rtcNewDevice failed");
+    const RTCBuildQuality q = quality == "low" ? RTC_BUILD_QUALITY_LOW : RTC_BUILD_QUALITY_MEDIUM;
+    const auto start = std::chrono::steady_clock::now();
+    scene_ = rtcNewScene(device_);
+    rtcSetSceneBuildQuality(scene_, q);
+    rtcSetSceneFlags(scene_, RTC_SCENE_FLAG_DYNAMIC);  // rebuilt every frame, as ours
+    RTCGeometry geometry = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_TRIANGLE);
+    rtcSetGeometryBuildQuality(geometry, q);
+    auto* v = static_cast<float*>(rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
+                                                         3 * sizeof(float), vertices.size()));
+    std::memcpy(v, vertices.data(), vertices.size() * sizeof(glm::vec3));
+    auto* t = static_cast<uint32_t*>(rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
+                                                            3 * sizeof(uint32_t), indices.size() / 3));
+    std::memcpy(t, indices.data(), indices.size() * sizeof(uint32_t));
+    rtcCommitGeometry(geometry);
+    rtcAttachGeometry(scene_, geometry);
+    rtcReleaseGeometry(geometry);
+    rtcCommitScene(scene_);
+    build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    intersector_ = std::make_unique<EmbreeIntersector>(scene_);
+  }
+  ~Scene() override {
+    if (scene_) rtcReleaseScene(scene_);
+    if (device_) rtcReleaseDevice(device_);
+  }
+  const sim::raytrace::Intersector& intersector() const override { return *intersector_; }
+
+ private:
+  RTCDevice device_ = nullptr;
+  RTCScene scene_ = nullptr;
+  std::unique_ptr<EmbreeIntersector> intersector_;
+};
+
+}  // namespace
+
+std::unique_ptr<EmbreeScene> embree_build(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                                          const std::string& quality, int threads) {
+  return std::make_unique<Scene>(vertices, indices, quality, threads);
+}
+
+const char* embree_version() { return RTC_VERSION_STRING; }
+
+}  // namespace meniscus::bench

@@ -1,0 +1,222 @@
+// meniscus-bench raytrace: per frame, a kd-tree built from scratch over the frame's triangles
+// and a Whitted trace of the frame (primary rays, one shadow ray at the floor, reflection and
+// refraction two bounces deep) — ours (Zhou et al. 2008's SAH kd-tree) against Embree 3's BVH
+// built from scratch with the same triangles at LOW and MEDIUM quality, on the same thread
+// count, tracing the same rays through the same tracer. Cases: a water surface that changes
+// every frame (the dynamic case), Lucy, the bunny when ../shared/data has it, or --mesh FILE.
+// Each JSON line carries impl, build_ms, trace_ms and hits (primary rays that hit), so the
+// implementations can be checked against each other on any mesh.
+#include <tbb/info.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "engine/core/data_files.h"
+#include "engine/app/png_io.h"
+#include "engine/core/error.h"
+#include "sim/common/mesh_reader.h"
+#include "sim/kdtree/triangle_kdtree.h"
+#include "sim/photon/water_block.h"
+#include "sim/raytrace/whitted_tracer.h"
+#include "tools/bench/bench_setup.h"
+#include "tools/bench/embree_peer.h"
+
+namespace meniscus::bench {
+namespace {
+
+struct Options {
+  int threads = int(tbb::info::default_concurrency());
+  uint32_t size = 1024;
+  int frames = 3;
+  uint32_t grid = 256;  // the water surface's cells per side
+  std::vector<std::string> cases{"water", "lucy", "bunny"};
+  std::string mesh;
+  std::string png;  // our first frame of each case, as <png>-<case>.png
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (BenchFlags flags(argc, argv); flags.next();) {
+    const std::string flag = flags.flag();
+    auto positive = [&](const std::string& text, long long max) {
+      char* end = nullptr;
+      const long long v = std::strtoll(text.c_str(), &end, 10);
+      if (!end || *end || v < 1 || v > max)
+        throw InputError(flag + ": expected an integer in [1, " + std::to_string(max) + "], got '" + text + "'");
+      return v;
+    };
+    if (flag == "--threads") o.threads = int(positive(flags.value(), 1024));
+    else if (flag == "--size") o.size = uint32_t(positive(flags.value(), 8192));
+    else if (flag == "--frames") o.frames = int(positive(flags.value(), 1000));
+    else if (flag == "--grid") o.grid = uint32_t(positive(flags.value(), 4096));
+    else if (flag == "--mesh") o.mesh = flags.value(), o.cases = {"mesh"};
+    else if (flag == "--png") o.png = flags.value();
+    else if (flag == "--cases") {
+      o.cases = split_list(flags.value());
+      for (const std::string& c : o.cases)
+        if (c != "water" && c != "lucy" && c != "bunny") throw InputError("--cases: expected water, lucy or bunny, got '" + c + "'");
+    } else {
+      throw InputError("unknown flag '" + flag + "'");
+    }
+  }
+  return o;
+}
+
+struct Frame {
+  std::vector<glm::vec3> vertices;
+  std::vector<uint32_t> indices;
+};
+
+// Waves on a pool of water, different every frame: every triangle of the top moves.
+Frame water_frame(uint32_t grid, int frame) {
+  const float t = 0.05f * float(frame);
+  sim::photon::TriangleSoup soup = sim::photon::water_block(grid, {-1.0f, -1.0f}, {1.0f, 1.0f}, 0.0f, [t](float x, float z) {
+    return 0.5f + 0.04f * std::sin(6.0f * x + 3.0f * t) * std::cos(5.0f * z - 2.0f * t) +
+           0.015f * std::sin(23.0f * (x + z) + 7.0f * t);
+  });
+  return {std::move(soup.vertices), std::move(soup.indices)};
+}
+
+Frame read_frame(const std::filesystem::path& file) {
+  const sim::TriangleMesh m = sim::read_mesh(file);
+  Frame f;
+  for (const auto& v : m.vertices) f.vertices.push_back({v[0], v[1], v[2]});
+  for (const auto& t : m.triangles) f.indices.insert(f.indices.end(), t.begin(), t.end());
+  if (f.indices.empty()) throw InputError(file.string() + ": no triangles to trace");
+  return f;
+}
+
+// The floor just under the mesh, its tiles and the water's absorption scaled to the mesh (a
+// scan in millimetres is as clear as a pool in metres), the camera framing its bounding box
+// from above and aside.
+sim::raytrace::TraceCamera framing(const Frame& f, sim::raytrace::TraceScene& scene) {
+  glm::vec3 lo(INFINITY), hi(-INFINITY);
+  for (const glm::vec3& v : f.vertices) lo = glm::min(lo, v), hi = glm::max(hi, v);
+  const float size = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+  scene.floor_y = lo.y - 0.01f * (hi.y - lo.y);
+  scene.floor_tile = 0.05f * size;
+  scene.absorption *= 2.0f / size;
+  const glm::vec3 centre = 0.5f * (lo + hi);
+  const float radius = 0.5f * glm::length(hi - lo);
+  return {centre + radius * glm::vec3(0.9f, 1.1f, 1.8f), centre, 40.0f};
+}
+
+// Linear radiance to 8-bit sRGB-ish (gamma 2.2), clamped.
+void write_image(const sim::raytrace::TraceImage& image, const std::string& path) {
+  RgbaImage out{image.width, image.height, std::vector<uint8_t>(size_t(image.width) * image.height * 4)};
+  for (size_t i = 0; i < image.rgb.size(); ++i) {
+    for (int c = 0; c < 3; ++c)
+      out.pixels[4 * i + c] = uint8_t(255.0f * std::pow(std::clamp(image.rgb[i][c], 0.0f, 1.0f), 1.0f / 2.2f) + 0.5f);
+    out.pixels[4 * i + 3] = 255;
+  }
+  write_png(path, out);
+}
+
+template <class T>
+T median(std::vector<T> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Sample {
+  std::vector<double> build_ms, trace_ms;
+  uint64_t hits = 0, rays = 0;
+  double sah_cost = -1.0;
+};
+
+void print(const Options& o, const std::string& name, size_t triangles, const std::string& impl, const Sample& s) {
+  profile::JsonWriter json;
+  json.begin_object();
+  json.key("bench").value("raytrace");
+  json.key("case").value(name);
+  json.key("triangles").value(uint64_t(triangles));
+  json.key("impl").value(impl);
+  json.key("threads").value(uint64_t(o.threads));
+  json.key("size").value(std::to_string(o.size) + "x" + std::to_string(o.size));
+  json.key("frames").value(uint64_t(o.frames));
+  json.key("build_ms").value(median(s.build_ms));
+  json.key("trace_ms").value(median(s.trace_ms));
+  json.key("frame_ms").value(median(s.build_ms) + median(s.trace_ms));
+  json.key("hits").value(s.hits);
+  json.key("rays").value(s.rays);
+  json.key("mrays_per_s").value(double(s.rays) / (median(s.trace_ms) * 1e3));
+  if (s.sah_cost >= 0.0) json.key("sah_cost").value(s.sah_cost);
+  json.end_object();
+  print_line(json);
+}
+
+void run_case(const Options& o, const std::string& name) {
+  std::filesystem::path file;
+  if (name == "lucy") file = "scenes/data/vtk-data/lucy.ply";
+  if (name == "mesh") file = o.mesh;
+  if (name == "bunny") {
+    try {
+      file = find_data_file("vtk-data/bunny.ply");
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "meniscus-bench raytrace: bunny skipped: %s\n", e.what());
+      return;
+    }
+  }
+  const Frame still = file.empty() ? Frame{} : read_frame(file);
+  const std::vector<std::string> peers{"embree-low", "embree-medium"};
+  Sample ours;
+  std::vector<Sample> theirs(peers.size());
+  size_t triangles = 0;
+  bool have_embree = true;
+  for (int frame = 0; frame < o.frames; ++frame) {
+    const Frame f = file.empty() ? water_frame(o.grid, frame) : still;
+    triangles = f.indices.size() / 3;
+    sim::raytrace::TraceScene scene;
+    scene.vertices = f.vertices;
+    scene.indices = f.indices;
+    const sim::raytrace::TraceCamera camera = framing(f, scene);
+    const sim::raytrace::TraceParams params{o.size, o.size, 2};
+
+    const sim::kdtree::TriangleKdTree tree = sim::kdtree::build_triangle_kdtree(f.vertices, f.indices);
+    const sim::raytrace::KdTreeIntersector kd(tree, f.vertices, f.indices);
+    scene.surface = &kd;
+    const sim::raytrace::TraceImage image = sim::raytrace::trace_image(scene, camera, params);
+    ours.build_ms.push_back(tree.stats.build_ms);
+    ours.trace_ms.push_back(image.stats.ms);
+    ours.hits = image.stats.hits;
+    ours.rays = image.stats.primary + image.stats.secondary + image.stats.shadow;
+    ours.sah_cost = tree.stats.sah_cost;
+    if (frame == 0 && !o.png.empty()) write_image(image, o.png + "-" + name + ".png");
+
+    for (size_t p = 0; p < peers.size() && have_embree; ++p) {
+      const auto embree = embree_build(f.vertices, f.indices, p == 0 ? "low" : "medium", o.threads);
+      if (!embree) {
+        have_embree = false;
+        break;
+      }
+      scene.surface = &embree->intersector();
+      const sim::raytrace::TraceImage peer = sim::raytrace::trace_image(scene, camera, params);
+      theirs[p].build_ms.push_back(embree->build_ms);
+      theirs[p].trace_ms.push_back(peer.stats.ms);
+      theirs[p].hits = peer.stats.hits;
+      theirs[p].rays = peer.stats.primary + peer.stats.secondary + peer.stats.shadow;
+    }
+  }
+  print(o, name, triangles, "meniscus-kdtree", ours);
+  if (!have_embree) {
+    std::fprintf(stderr, "meniscus-bench raytrace: Embree %s: no peer\n", embree_version());
+    return;
+  }
+  for (size_t p = 0; p < peers.size(); ++p) print(o, name, triangles, peers[p], theirs[p]);
+}
+
+}  // namespace
+
+int run_raytrace(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  const auto environment = benchmark_environment(o.threads);
+  for (const std::string& c : o.cases) run_case(o, c);
+  return 0;
+}
+
+}  // namespace meniscus::bench

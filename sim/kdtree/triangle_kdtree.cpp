@@ -10,6 +10,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <string>
 
 #include "engine/core/error.h"
@@ -120,21 +121,36 @@ LargeSplit split_large(const LargeNode& node, const Box& box, const std::vector<
 class SmallRoot {
  public:
   SmallRoot(const LargeNode& root, const Box& box, const TriangleKdParams& params)
-      : triangles_(root.triangles), params_(params) {
-    const size_t n = triangles_.size();
-    for (uint32_t axis = 0; axis < 3; ++axis)
-      for (size_t i = 0; i < n; ++i)
-        for (const float position : {root.clipped[i].lo[axis], root.clipped[i].hi[axis]}) {
-          Candidate c{axis, position, uint64_t(1) << i, 0, 0};
-          for (size_t k = 0; k < n; ++k) {
-            const Box& b = root.clipped[k];
-            const bool planar = b.lo[axis] == position && b.hi[axis] == position;
-            if (b.lo[axis] < position || planar) c.left |= uint64_t(1) << k;
-            if (b.hi[axis] > position) c.right |= uint64_t(1) << k;
-          }
-          candidates_.push_back(c);
+      : triangles_(root.triangles), params_(params), n_(uint32_t(root.triangles.size())) {
+    // Candidate (axis, triangle i, face k) sits at (axis * n + i) * 2 + k. Its left set is the
+    // triangles starting below it (plus those lying flat in its plane), its right set those
+    // ending above it: prefix masks over the triangles sorted by their box's low and high ends.
+    candidates_.resize(size_t(6) * n_);
+    std::vector<uint32_t> by_lo(n_), by_hi(n_);
+    std::vector<uint64_t> below(n_ + 1), above(n_ + 1);
+    for (uint32_t axis = 0; axis < 3; ++axis) {
+      const auto lo = [&](uint32_t i) { return root.clipped[i].lo[axis]; };
+      const auto hi = [&](uint32_t i) { return root.clipped[i].hi[axis]; };
+      std::iota(by_lo.begin(), by_lo.end(), 0u);
+      std::iota(by_hi.begin(), by_hi.end(), 0u);
+      std::sort(by_lo.begin(), by_lo.end(), [&](uint32_t a, uint32_t b) { return lo(a) < lo(b); });
+      std::sort(by_hi.begin(), by_hi.end(), [&](uint32_t a, uint32_t b) { return hi(a) > hi(b); });
+      for (uint32_t k = 0; k < n_; ++k) {
+        below[k + 1] = below[k] | uint64_t(1) << by_lo[k];  // the k + 1 lowest starts
+        above[k + 1] = above[k] | uint64_t(1) << by_hi[k];  // the k + 1 highest ends
+      }
+      for (uint32_t i = 0; i < n_; ++i)
+        for (uint32_t face = 0; face < 2; ++face) {
+          const float position = face == 0 ? lo(i) : hi(i);
+          const auto starts = std::partition_point(by_lo.begin(), by_lo.end(), [&](uint32_t t) { return lo(t) < position; });
+          const auto ends = std::partition_point(by_hi.begin(), by_hi.end(), [&](uint32_t t) { return hi(t) > position; });
+          uint64_t left = below[starts - by_lo.begin()];
+          for (auto t = starts; t != by_lo.end() && lo(*t) == position; ++t)
+            if (hi(*t) == position) left |= uint64_t(1) << *t;  // flat in the plane: the left side's
+          candidates_[(size_t(axis) * n_ + i) * 2 + face] = {axis, position, left, above[ends - by_hi.begin()]};
         }
-    const uint64_t all = n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+    }
+    const uint64_t all = n_ == 64 ? ~uint64_t(0) : (uint64_t(1) << n_) - 1;
     build(box, all, root.depth);
   }
 
@@ -145,7 +161,6 @@ class SmallRoot {
   struct Candidate {
     uint32_t axis;
     float position;
-    uint64_t owner;  // the triangle whose box face this is
     uint64_t left, right;
   };
 
@@ -157,15 +172,21 @@ class SmallRoot {
     const Candidate* best = nullptr;
     float best_cost = count;  // SAH_0: the node as a leaf
     if (set != 0 && area > 0.0f && depth < params_.max_depth) {
-      for (const Candidate& c : candidates_) {
-        if (!(c.owner & set) || !(c.position > box.lo[c.axis] && c.position < box.hi[c.axis])) continue;
-        Box l = box, r = box;
-        l.hi[c.axis] = c.position;
-        r.lo[c.axis] = c.position;
-        const float cost = (float(std::popcount(set & c.left)) * l.half_area() +
-                            float(std::popcount(set & c.right)) * r.half_area()) / area +
-                           params_.traversal_cost;
-        if (cost < best_cost) best_cost = cost, best = &c;
+      // Only the faces of the node's own triangles, in the order axis, triangle, face.
+      for (uint32_t axis = 0; axis < 3; ++axis) {
+        for (uint64_t bits = set; bits; bits &= bits - 1) {
+          const size_t first = (size_t(axis) * n_ + uint32_t(std::countr_zero(bits))) * 2;
+          for (const Candidate* c = &candidates_[first]; c != &candidates_[first] + 2; ++c) {
+            if (!(c->position > box.lo[axis] && c->position < box.hi[axis])) continue;
+            Box l = box, r = box;
+            l.hi[axis] = c->position;
+            r.lo[axis] = c->position;
+            const float cost = (float(std::popcount(set & c->left)) * l.half_area() +
+                                float(std::popcount(set & c->right)) * r.half_area()) / area +
+                               params_.traversal_cost;
+            if (cost < best_cost) best_cost = cost, best = c;
+          }
+        }
       }
     }
     if (!best) {
@@ -189,6 +210,7 @@ class SmallRoot {
 
   std::vector<uint32_t> triangles_;
   TriangleKdParams params_;
+  uint32_t n_;
   std::vector<Candidate> candidates_;
 };
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <set>
 
-#include "engine/core/contained_run.h"
+#include "engine/core/contained_check.h"
 #include "engine/core/error.h"
 #include "engine/core/input_limits.h"
 
@@ -138,18 +138,24 @@ DecodedLevelSet decode(const std::filesystem::path& path) {
 }
 
 // OpenVDB is not hardened against corrupt files (heap corruption in blosc, sizes taken from the
-// file, crashes in the tree's destructor): the file is decoded, checked and destroyed in a child
-// first, and only read here when that child ended cleanly. The same code on the same bytes then
-// takes the same path.
+// file, crashes in the tree's destructor): the file is decoded, checked and destroyed in a fresh
+// process first (engine/core/contained_check.h: a bare fork of this process could deadlock on a
+// lock another thread held), and only read here when that process ended cleanly. The same code
+// on the same bytes then takes the same path.
+const ContainedCheck decode_check("vdb-decode", [](const std::string& path) {
+  decode(path);  // throws InputError for what it can name; destroyed on return
+  return std::string();
+});
+
 void check_in_child(const std::filesystem::path& path, uint64_t file_bytes) {
-  // The child may use a generous share of memory, not all of it.
-  const uint64_t memory = std::max<uint64_t>(limits::available_memory_bytes() / 2, 64 * file_bytes + (256u << 20));
-  const ContainedOutcome outcome = run_contained(
-      [&] {
-        decode(path);  // throws InputError for what it can name; destroyed on return
-        return std::string();
-      },
-      kCheckSeconds, memory);
+  // What decoding a valid file of this size can need, never more than half of what is free:
+  // OpenVDB's tree, a leaf (2 KiB in memory) taking at least ~16 bytes on disk; our copy of the
+  // tiles, which the policy bounds before allocating (one active tile may stand for many); and
+  // headroom. A corrupt file asking OpenVDB for more (mutated sizes asked for 4 GiB and had the
+  // process at 13 GB after 28 s) ends in an allocation failure: a named error, in a second.
+  const uint64_t policy = 128 * file_bytes + limits::kMaxLevelSetVoxels * sizeof(float) + (256u << 20);
+  const uint64_t memory = std::min<uint64_t>(policy, std::max<uint64_t>(limits::available_memory_bytes() / 2, 256u << 20));
+  const ContainedOutcome outcome = decode_check.run(path.string(), kCheckSeconds, memory);
   switch (outcome.kind) {
     case ContainedOutcome::Kind::Succeeded:
       return;

@@ -12,6 +12,8 @@ packages=(
   libnanoflann-dev
   libopenjp2-7-dev libgsl-dev
   xvfb xauth
+  # The fuzz targets (tools/fuzz): clang, and libFuzzer in its runtime (only recommended by clang).
+  clang libclang-rt-14-dev
   python3 python3-matplotlib python3-numpy
 )
 

@@ -6,7 +6,7 @@
 
 namespace meniscus {
 
-sim::levelset::LevelSetStageParams read_levelset_settings(const ParamTable& t, const Scene& scene,
+sim::levelset::LevelSetStageParams read_levelset_settings(const ParamTable& t, const Scene& /*scene*/,
                                                           const StageFacts* producer) {
   sim::levelset::LevelSetStageParams s;
   const int sources = int(t.has("mesh")) + int(t.has("points")) + int(t.has("enright")) + int(t.has("particles"));
@@ -14,8 +14,8 @@ sim::levelset::LevelSetStageParams read_levelset_settings(const ParamTable& t, c
     t.fail("mesh", "give exactly one of mesh (a closed surface), points (a cloud to reconstruct), enright (a "
                    "resolution) or particles (the name of a stage whose particles it is built from, every frame)");
   s.enright = int(t.integer("enright", 0, 16, 512));
-  if (t.has("mesh")) s.mesh = resolve_data_path(t.string("mesh", ""), scene.source);
-  if (t.has("points")) s.points = resolve_data_path(t.string("points", ""), scene.source);
+  if (t.has("mesh")) s.mesh = resolve_data_path(t, "mesh", t.string("mesh", ""));
+  if (t.has("points")) s.points = resolve_data_path(t, "points", t.string("points", ""));
   if (t.has("particles")) {
     t.string("particles", "");  // resolved by the registry into `producer`
     s.particles = true;

@@ -24,7 +24,7 @@ std::optional<SurfaceConfig> read_surface_settings(const Scene& scene, std::span
   if (volume.starts_with("stage:"))
     config.stage = find_stage(t, "volume", volume, stages, sim::StageOutput::LevelSet);
   else
-    config.volume = resolve_data_path(volume, scene.source);
+    config.volume = resolve_data_path(t, "volume", volume);
   config.settings.size = float(t.number("size", config.settings.size, 1e-4, 1e6));
   config.settings.position = t.vec3("position", config.settings.position);
   config.settings.up_axis = t.string("up_axis", config.settings.up_axis, {"y", "z", "-z"});
@@ -97,7 +97,7 @@ std::optional<MipConfig> read_mip_settings(const Scene& scene) {
   if (!scene.passes.count("mip")) return std::nullopt;
   const ParamTable t = scene.pass("mip");
   MipConfig config;
-  config.volume = resolve_data_path(t.required_string("volume"), scene.source);
+  config.volume = resolve_data_path(t, "volume", t.required_string("volume"));
   passes::MipSettings& s = config.settings;
   s.method = *passes::mip_method_from_name(t.string("method", "multiresolution", {"ray_cast", "multiresolution", "streaming"}));
   s.axis = *sim::mip::view_axis_from_name(t.string("view_axis", "y", {"x", "y", "z"}));
@@ -108,6 +108,10 @@ std::optional<MipConfig> read_mip_settings(const Scene& scene) {
            "the pyramid MIPs are exact only along a volume axis: turning the view needs method = \"ray_cast\"");
   s.levels = uint32_t(t.integer("levels", s.levels, 0, sim::mip::kMaxPyramidLevels));
   s.budget = t.number("budget", s.budget, 0.0, 1.0);
+  s.refine_block = uint32_t(t.integer("refine_block", s.refine_block, 0, 1 << 30));
+  s.error_bound = t.number("error_bound", s.error_bound, 0.0, 1.0);
+  if ((s.refine_block > 0 || s.error_bound > 0.0) && s.method != passes::MipMethod::Streaming)
+    t.fail(s.refine_block > 0 ? "refine_block" : "error_bound", "progressive refinement needs method = \"streaming\"");
   if (t.has("window_level")) s.window_level = float(t.number("window_level", 0.0, -1e9, 1e9));
   if (t.has("window_width")) s.window_width = float(t.number("window_width", 1.0, 1e-6, 1e9));
   s.flip_vertical = t.boolean("flip_vertical", s.flip_vertical);

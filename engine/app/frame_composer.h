@@ -68,6 +68,7 @@ class FrameComposer {
   float* split_divider() { return split_ ? &split_->divider : nullptr; }
   passes::MipSettings* mip_settings() { return mip_ ? &mip_->config.settings : nullptr; }
   const sim::mip::CoefficientStream* mip_stream() const { return mip_ ? &mip_->renderer.stream() : nullptr; }
+  const passes::MipProgress* mip_progress() const { return mip_ ? &mip_->renderer.progress() : nullptr; }
   void environment_changed() { sky_.invalidate(); }
 
  private:

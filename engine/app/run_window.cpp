@@ -102,7 +102,8 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
     ImGui::SliderFloat("particle radius", &particles.radius, 0.005f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
     ImGui::ColorEdit3("particle colour", &particles.color.x);
     if (auto* fluid = renderer.fluid_settings()) draw_fluid_controls(*fluid);
-    if (auto* mip = renderer.composer().mip_settings()) draw_mip_controls(*mip, renderer.composer().mip_stream()->details.size());
+    if (auto* mip = renderer.composer().mip_settings())
+      draw_mip_controls(*mip, *renderer.composer().mip_stream(), *renderer.composer().mip_progress());
     if (auto* surface = renderer.surface()) {
       const glm::vec2 range = surface->range();
       for (auto& layer : surface->layers()) {

@@ -4,6 +4,8 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
 
+#include <algorithm>
+
 #include "engine/app/window.h"
 #include "engine/core/commands.h"
 #include "engine/core/context.h"
@@ -161,7 +163,8 @@ void draw_fluid_controls(passes::FluidSettings& s) {
   ImGui::SliderFloat("fluid radius", &s.radius, 0.005f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
 }
 
-void draw_mip_controls(passes::MipSettings& s, size_t detail_coefficients) {
+void draw_mip_controls(passes::MipSettings& s, const sim::mip::CoefficientStream& stream,
+                       const passes::MipProgress& progress) {
   std::string items;  // ImGui's "a\0b\0\0" list
   for (const std::string_view name : passes::mip_method_names()) items.append(name).push_back('\0');
   int method = int(s.method);
@@ -169,11 +172,22 @@ void draw_mip_controls(passes::MipSettings& s, size_t detail_coefficients) {
   if (ImGui::Combo("MIP method", &method, items.c_str())) {
     s.method = passes::MipMethod(method);
     if (s.method != passes::MipMethod::RayCast) s.yaw_degrees = s.pitch_degrees = 0.0f;
+    if (s.method != passes::MipMethod::Streaming) s.refine_block = 0;
   }
   if (s.method == passes::MipMethod::Streaming) {
     float budget = float(s.budget);
     if (ImGui::SliderFloat("MIP budget", &budget, 0.0f, 1.0f, "%.4f", ImGuiSliderFlags_Logarithmic)) s.budget = budget;
-    ImGui::Text("%zu of %zu detail coefficients", size_t(s.budget * double(detail_coefficients) + 0.5), detail_coefficients);
+    int block = int(s.refine_block);
+    if (ImGui::SliderInt("refine per frame", &block, 0, 1 << 20, "%d", ImGuiSliderFlags_Logarithmic))
+      s.refine_block = uint32_t(std::max(0, block));
+    float bound = float(s.error_bound);
+    if (ImGui::SliderFloat("error bound", &bound, 0.0f, 1.0f, "%.5f", ImGuiSliderFlags_Logarithmic))
+      s.error_bound = bound;
+    // Refining: what this frame's image holds; otherwise every frame draws its whole target.
+    const uint32_t drawn = s.refine_block ? progress.drawn() : passes::refinement_target(s, stream);
+    ImGui::Text("%u of %zu detail coefficients%s", drawn, stream.details.size(),
+                s.refine_block && !progress.complete() ? " (refining)" : "");
+    ImGui::Text("auxiliary error left %.5f", sim::mip::remaining_error(stream, drawn));
   }
   if (s.method == passes::MipMethod::RayCast) {
     ImGui::SliderFloat("MIP yaw", &s.yaw_degrees, -180.0f, 180.0f);

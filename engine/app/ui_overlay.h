@@ -12,6 +12,7 @@
 
 #include "engine/graph/frame_graph.h"
 #include "passes/fluid/fluid_settings.h"
+#include "passes/mip/mip_progress.h"
 #include "passes/mip/mip_settings.h"
 
 namespace meniscus {
@@ -51,7 +52,9 @@ class UiOverlay {
 // into the current ImGui window.
 void draw_fluid_controls(passes::FluidSettings& settings);
 
-// The MIP's live controls (method, streaming budget with its coefficient count, window).
-void draw_mip_controls(passes::MipSettings& settings, size_t detail_coefficients);
+// The MIP's live controls (method, streaming budget, progressive refinement, window) and, for
+// the streaming MIP, how many details the image holds and the auxiliary error they leave.
+void draw_mip_controls(passes::MipSettings& settings, const sim::mip::CoefficientStream& stream,
+                       const passes::MipProgress& progress);
 
 }  // namespace meniscus

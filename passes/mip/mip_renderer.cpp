@@ -91,6 +91,13 @@ glm::mat3 axis_basis(sim::mip::ViewAxis axis) {
   return {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
 }
 
+// The largest padded level-0 image over the three view axes, in bytes.
+VkDeviceSize largest_image_bytes(glm::uvec3 padded) {
+  const uint64_t xy = uint64_t(padded.x) * padded.y, xz = uint64_t(padded.x) * padded.z,
+                 yz = uint64_t(padded.y) * padded.z;
+  return VkDeviceSize(std::max({xy, xz, yz})) * 4;
+}
+
 }  // namespace
 
 MipRenderer::MipRenderer(const Context& context, const sim::mip::GreyVolume& volume, uint32_t levels)
@@ -98,6 +105,9 @@ MipRenderer::MipRenderer(const Context& context, const sim::mip::GreyVolume& vol
       stream_(sim::mip::build_coefficient_stream(sim::mip::build_adjunction_pyramid(volume, levels))),
       volume_(upload_volume(context, volume)),
       coefficients_(upload_stream(context, stream_)),
+      refined_(context, largest_image_bytes(stream_.padded_dims),
+               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::DeviceLocal,
+               "mip.refined"),
       ray_cast_(context, ComputePipelineDesc{.shader = "mip_raycast.comp",
                                              .bindings = storage_buffers(2),
                                              .push_constant_bytes = sizeof(RayConstants),
@@ -116,7 +126,9 @@ MipRenderer::MipRenderer(const Context& context, const sim::mip::GreyVolume& vol
                                            .debug_name = "mip.expand"}) {}
 
 MipImageBuffer MipRenderer::add(graph::FrameGraph& graph, const MipSettings& settings) {
-  return settings.method == MipMethod::RayCast ? add_ray_cast(graph, settings) : add_pyramid(graph, settings);
+  if (settings.method == MipMethod::RayCast) return add_ray_cast(graph, settings);
+  if (settings.method == MipMethod::Streaming && settings.refine_block > 0) return add_progressive(graph, settings);
+  return add_pyramid(graph, settings);
 }
 
 MipImageBuffer MipRenderer::add_ray_cast(graph::FrameGraph& graph, const MipSettings& settings) {
@@ -163,8 +175,7 @@ MipImageBuffer MipRenderer::add_pyramid(graph::FrameGraph& graph, const MipSetti
   for (uint32_t k = 0; k <= levels; ++k) pixels += uint64_t(padded.x >> k) * (padded.y >> k);
   const bool streaming = settings.method == MipMethod::Streaming;
   const uint32_t base = uint32_t(stream_.base.size());
-  const uint32_t details =
-      streaming ? sim::mip::detail_budget(stream_, settings.budget) : uint32_t(stream_.details.size());
+  const uint32_t details = streaming ? refinement_target(settings, stream_) : uint32_t(stream_.details.size());
   // Streaming draws straight into level 0; per level, every level's image is needed.
   const uint64_t cleared = streaming ? uint64_t(padded.x) * padded.y : pixels;
   const uint32_t axis = uint32_t(settings.axis);
@@ -200,6 +211,48 @@ MipImageBuffer MipRenderer::add_pyramid(graph::FrameGraph& graph, const MipSetti
         expand_.push_constants(ctx.cmd, ExpandConstants{k, padded.x, padded.y});
         vkCmdDispatch(ctx.cmd, ((padded.x >> k) + 7) / 8, ((padded.y >> k) + 7) / 8, 1);
       }
+    };
+  });
+  return image;
+}
+
+MipImageBuffer MipRenderer::add_progressive(graph::FrameGraph& graph, const MipSettings& settings) {
+  const MipProgress::Step step = progress_.advance(settings, stream_);
+  const glm::uvec2 size = sim::mip::image_size(dims_, settings.axis);
+  const glm::uvec2 padded = sim::mip::image_size(stream_.padded_dims, settings.axis);
+  // Between frames the image belongs to the refine pass: whatever read it last (the display,
+  // a readback) is ordered before the next frame's writes by the barrier into that state.
+  MipImageBuffer image{
+      graph.import_buffer("mip.refined", {refined_.handle(), refined_.size(), graph::Access::ComputeStorageReadWrite,
+                                          graph::Access::ComputeStorageReadWrite}),
+      size.x, size.y, padded.x};
+  if (!step.restart && step.count == 0) return image;  // refined as far as it goes: last frame's image
+  const uint32_t base = uint32_t(stream_.base.size());
+  // The stream is the base, then the details: a restart draws both in one contiguous range.
+  const uint32_t first = step.restart ? 0 : base + step.first;
+  const uint32_t count = step.restart ? base + step.count : step.count;
+  const uint32_t cleared = step.restart ? padded.x * padded.y : 0;
+  const uint32_t axis = uint32_t(settings.axis);
+  graph.add_pass("mip.refine", [&](graph::PassBuilder& builder) {
+    image.buffer = builder.write(image.buffer, graph::Access::ComputeStorageReadWrite);
+    return [this, target = image.buffer, cleared, first, count, axis, padded](graph::PassContext& ctx) {
+      const VkBuffer pixels = ctx.buffer(target);
+      if (cleared) {
+        DescriptorWrites one;
+        one.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, pixels);
+        clear_.bind(ctx.cmd);
+        clear_.push_descriptors(ctx.cmd, one);
+        clear_.push_constants(ctx.cmd, ClearConstants{cleared});
+        vkCmdDispatch(ctx.cmd, groups_for(cleared), 1, 1);
+        compute_to_compute(ctx.cmd);
+      }
+      DescriptorWrites two;
+      two.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coefficients_.handle())
+          .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, pixels);
+      project_.bind(ctx.cmd);
+      project_.push_descriptors(ctx.cmd, two);
+      project_.push_constants(ctx.cmd, ProjectConstants{first, count, axis, 1u, padded.x, padded.y});
+      vkCmdDispatch(ctx.cmd, groups_for(count), 1, 1);
     };
   });
   return image;

@@ -7,11 +7,15 @@
 //   mip.multiresolution  clear, project every coefficient into its level's image, then per level
 //                        L-1..0 EXPAND and max (shaders/mip_project.comp, mip_expand.comp)
 //   mip.streaming        clear, project f_L and the first `budget` details as 2^level squares
+//   mip.refine           streaming with refine_block > 0: the next block of details maxed into
+//                        the image kept from the last frame (mip_progress.h), cleared and
+//                        started from f_L when the settings change
 #include <cstdint>
 
 #include "engine/core/buffer.h"
 #include "engine/core/pipeline.h"
 #include "engine/graph/frame_graph.h"
+#include "passes/mip/mip_progress.h"
 #include "passes/mip/mip_settings.h"
 #include "sim/mip/coefficient_stream.h"
 #include "sim/mip/grey_volume.h"
@@ -32,16 +36,21 @@ class MipRenderer {
   MipImageBuffer add(graph::FrameGraph& graph, const MipSettings& settings);
 
   const sim::mip::CoefficientStream& stream() const { return stream_; }
+  // The progressive streaming image's state after the last add() with refine_block > 0.
+  const MipProgress& progress() const { return progress_; }
   glm::uvec3 dims() const { return dims_; }
 
  private:
   MipImageBuffer add_ray_cast(graph::FrameGraph& graph, const MipSettings& settings);
   MipImageBuffer add_pyramid(graph::FrameGraph& graph, const MipSettings& settings);
+  MipImageBuffer add_progressive(graph::FrameGraph& graph, const MipSettings& settings);
 
   glm::uvec3 dims_;
   sim::mip::CoefficientStream stream_;
   Buffer volume_;
   Buffer coefficients_;  // the stream's base, then its details
+  Buffer refined_;       // the progressive image, kept across frames; sized for any view axis
+  MipProgress progress_;
   Pipeline ray_cast_, clear_, project_, expand_;
 };
 

@@ -26,6 +26,12 @@ struct MipSettings {
   float yaw_degrees = 0.0f, pitch_degrees = 0.0f;  // ray cast only: the view turned about the volume's centre
   uint32_t levels = 3;                             // the pyramid's depth L
   double budget = 1.0;                             // streaming: the fraction of detail coefficients drawn
+  // Streaming, progressive (mip_progress.h): while these settings stay as they are, each frame
+  // adds the next `refine_block` details to the last frame's image, up to the budget, or fewer
+  // when the auxiliary error left falls to `error_bound` (relative, 0: no bound). 0: every
+  // frame draws its whole budget afresh (what a frame costs while the view moves).
+  uint32_t refine_block = 0;
+  double error_bound = 0.0;
   // The grey window in the volume's own values: level +- width / 2 maps to black..white.
   // Unset: the volume's full range.
   std::optional<float> window_level, window_width;

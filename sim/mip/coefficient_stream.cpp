@@ -68,12 +68,35 @@ CoefficientStream build_coefficient_stream(const AdjunctionPyramid& pyramid) {
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Candidate& a, const Candidate& b) { return a.aux > b.aux; });
   stream.details.reserve(candidates.size());
-  for (const Candidate& c : candidates) stream.details.push_back(c.coefficient);
+  stream.removed_error.reserve(candidates.size() + 1);
+  stream.removed_error.push_back(0);
+  for (const Candidate& c : candidates) {
+    stream.details.push_back(c.coefficient);
+    // At most 2^16 * 2^32 voxels per level, 8 levels: the sum stays far below 2^64.
+    stream.removed_error.push_back(stream.removed_error.back() + c.aux);
+  }
   return stream;
 }
 
 uint32_t detail_budget(const CoefficientStream& stream, double fraction) {
   return uint32_t(std::llround(std::clamp(fraction, 0.0, 1.0) * double(stream.details.size())));
+}
+
+double remaining_error(const CoefficientStream& stream, uint32_t drawn) {
+  if (stream.removed_error.empty() || stream.removed_error.back() == 0) return 0.0;
+  const double total = double(stream.removed_error.back());
+  const size_t n = std::min<size_t>(drawn, stream.removed_error.size() - 1);
+  return (total - double(stream.removed_error[n])) / total;
+}
+
+uint32_t detail_count_for_error(const CoefficientStream& stream, double bound) {
+  if (stream.removed_error.empty() || stream.removed_error.back() == 0) return 0;
+  // removed_error is non-decreasing: the first prefix that leaves at most `bound` (the same
+  // expression as remaining_error, so the two agree to the last bit).
+  const double total = double(stream.removed_error.back());
+  const auto first = std::partition_point(stream.removed_error.begin(), stream.removed_error.end(),
+                                          [&](uint64_t removed) { return (total - double(removed)) / total > bound; });
+  return uint32_t(std::min<ptrdiff_t>(first - stream.removed_error.begin(), ptrdiff_t(stream.details.size())));
 }
 
 MipImage streaming_mip(const CoefficientStream& stream, ViewAxis axis, uint32_t detail_count) {

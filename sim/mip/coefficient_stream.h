@@ -40,6 +40,9 @@ struct CoefficientStream {
   uint32_t levels = 0;
   std::vector<PackedCoefficient> base;     // f_L's non-zero voxels, level L
   std::vector<PackedCoefficient> details;  // non-zero d_j, decreasing auxiliary error
+  // removed_error[n]: the auxiliary errors of the first n details summed (details + 1 entries);
+  // what progressive refinement reports and stops on (remaining_error below).
+  std::vector<uint64_t> removed_error;
 };
 
 // InputError when the padded volume exceeds the packing (kMaxPaddedSide*).
@@ -47,6 +50,14 @@ CoefficientStream build_coefficient_stream(const AdjunctionPyramid& pyramid);
 
 // How many details `fraction` (0..1) of them is, rounded to nearest.
 uint32_t detail_budget(const CoefficientStream& stream, double fraction);
+
+// The auxiliary error left in the details after the first `drawn`, relative to all of it
+// (1 with none drawn, 0 with all; 0 for a stream without details). Non-increasing in `drawn`.
+double remaining_error(const CoefficientStream& stream, uint32_t drawn);
+
+// The fewest details whose remaining_error is at most `bound` (0..1): where an error-bounded
+// refinement stops.
+uint32_t detail_count_for_error(const CoefficientStream& stream, double bound);
 
 // CPU reference of the streaming MIP: the base and the first `detail_count` details, each a
 // 2^level square of its value max-ed into the level-0 image; cropped to the volume's size.

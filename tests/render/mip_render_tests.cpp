@@ -11,6 +11,7 @@
 #include "engine/core/context.h"
 #include "engine/core/data_files.h"
 #include "engine/graph/executor.h"
+#include "passes/mip/mip_readback.h"
 #include "passes/mip/mip_renderer.h"
 #include "sim/histopyramid/volume_io.h"
 #include "sim/mip/axis_mip.h"
@@ -153,6 +154,78 @@ TEST_CASE("CT head MIP scene matches its golden", "[render][mip][data]") {
   const std::string failure = testing::check_golden("ct_head_mip", result.image);
   INFO(failure);
   CHECK(failure.empty());
+}
+
+TEST_CASE("progressive streaming adds a block per frame up to the budget and restarts when the settings change",
+          "[render][mip][data]") {
+  Context context(ContextOptions{.validation = true});
+  const sim::mip::GreyVolume head =
+      sim::mip::to_grey_levels(sim::load_volume(find_data_file("vtk-data/headsq/quarter.nhdr").string()));
+  passes::MipRenderer renderer(context, head, 3);
+  const sim::mip::CoefficientStream& stream = renderer.stream();
+  passes::MipSettings settings;
+  settings.method = MipMethod::Streaming;
+  settings.budget = 0.1;
+  const uint32_t target = sim::mip::detail_budget(stream, settings.budget);
+  settings.refine_block = target / 3 + 1;  // three frames reach the budget, the third only part of a block
+  // Each frame holds exactly the prefix a from-scratch streaming MIP of that length draws.
+  for (uint32_t frame = 1; frame <= 5; ++frame) {
+    INFO("frame " << frame);
+    const sim::mip::MipImage image = passes::render_mip_image(context, renderer, settings);
+    const uint32_t expected = std::min(frame * settings.refine_block, target);
+    CHECK(renderer.progress().drawn() == expected);
+    CHECK(renderer.progress().complete() == (frame >= 3));
+    CHECK(differing(image, sim::mip::streaming_mip(stream, settings.axis, expected)) == 0);
+  }
+  // A new budget restarts from the base: one block, not the old image plus more.
+  settings.budget = 0.05;
+  const sim::mip::MipImage restarted = passes::render_mip_image(context, renderer, settings);
+  CHECK(renderer.progress().drawn() == settings.refine_block);
+  CHECK(differing(restarted, sim::mip::streaming_mip(stream, settings.axis, settings.refine_block)) == 0);
+  // So does a new axis (a different image size, the same kept buffer).
+  settings.axis = ViewAxis::Z;
+  CHECK(differing(passes::render_mip_image(context, renderer, settings),
+                  sim::mip::streaming_mip(stream, ViewAxis::Z, settings.refine_block)) == 0);
+  CHECK(context.validation_error_count() == 0);
+}
+
+TEST_CASE("progressive streaming stops at an error bound before the budget", "[render][mip][data]") {
+  Context context(ContextOptions{.validation = true});
+  const sim::mip::GreyVolume head =
+      sim::mip::to_grey_levels(sim::load_volume(find_data_file("vtk-data/headsq/quarter.nhdr").string()));
+  passes::MipRenderer renderer(context, head, 3);
+  passes::MipSettings settings;
+  settings.method = MipMethod::Streaming;
+  settings.budget = 1.0;
+  settings.error_bound = 0.05;
+  const uint32_t stop = sim::mip::detail_count_for_error(renderer.stream(), settings.error_bound);
+  REQUIRE(stop < renderer.stream().details.size());
+  settings.refine_block = stop / 4 + 1;
+  sim::mip::MipImage image;
+  for (int frame = 0; frame < 6; ++frame) image = passes::render_mip_image(context, renderer, settings);
+  CHECK(renderer.progress().drawn() == stop);
+  CHECK(sim::mip::remaining_error(renderer.stream(), renderer.progress().drawn()) <= settings.error_bound);
+  CHECK(differing(image, sim::mip::streaming_mip(renderer.stream(), settings.axis, stop)) == 0);
+  // Drawn at once (no refinement), the bound cuts the same frame.
+  settings.refine_block = 0;
+  CHECK(differing(passes::render_mip_image(context, renderer, settings), image) == 0);
+  CHECK(context.validation_error_count() == 0);
+}
+
+TEST_CASE("CT head MIP refined over three frames matches its golden and is the same image every run",
+          "[render][mip][data]") {
+  // 3 frames of 1500 details: the capture holds the first 4500, whatever the frames' timing.
+  const std::string extra = "method = \"streaming\"\nbudget = 0.5\nrefine_block = 1500";
+  const CaptureResult first = testing::capture_variant("scenes/ct_head_mip.toml", "ct_head_mip_refine_3", extra, 3);
+  CHECK(first.validation_errors == 0);
+  const std::string failure = testing::check_golden("ct_head_mip_refine_3", first.image);
+  INFO(failure);
+  CHECK(failure.empty());
+  const CaptureResult again = testing::capture_variant("scenes/ct_head_mip.toml", "ct_head_mip_refine_3", extra, 3);
+  CHECK(again.image.pixels == first.image.pixels);
+  // And the frames did refine: one frame holds a single block.
+  const CaptureResult one = testing::capture_variant("scenes/ct_head_mip.toml", "ct_head_mip_refine_1", extra, 1);
+  CHECK(one.image.pixels != first.image.pixels);
 }
 
 }  // namespace meniscus

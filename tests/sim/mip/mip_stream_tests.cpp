@@ -79,3 +79,35 @@ TEST_CASE("the auxiliary order spends the budget well: 10% of the details beat t
 }
 
 }  // namespace meniscus
+
+namespace meniscus {
+
+TEST_CASE("the auxiliary error left falls from 1 to 0 along the stream, and an error bound stops where it is met",
+          "[mip][data]") {
+  const sim::mip::CoefficientStream stream =
+      sim::mip::build_coefficient_stream(sim::mip::build_adjunction_pyramid(testing::ct_head(), 3));
+  const auto n = uint32_t(stream.details.size());
+  REQUIRE(stream.removed_error.size() == size_t(n) + 1);
+  CHECK(sim::mip::remaining_error(stream, 0) == 1.0);
+  CHECK(sim::mip::remaining_error(stream, n) == 0.0);
+  double previous = 1.0;
+  for (uint32_t drawn = 0; drawn <= n; drawn += std::max(1u, n / 97)) {
+    const double left = sim::mip::remaining_error(stream, drawn);
+    REQUIRE(left <= previous);
+    previous = left;
+  }
+  // Sorted by decreasing error: the first 5% of the details carry far more than 5% of it.
+  CHECK(sim::mip::remaining_error(stream, sim::mip::detail_budget(stream, 0.05)) < 0.8);
+  for (double bound : {0.5, 0.1, 0.01, 1e-4}) {
+    INFO("bound " << bound);
+    const uint32_t count = sim::mip::detail_count_for_error(stream, bound);
+    CHECK(sim::mip::remaining_error(stream, count) <= bound);
+    REQUIRE(count > 0);
+    CHECK(sim::mip::remaining_error(stream, count - 1) > bound);  // the fewest that meet it
+  }
+  CHECK(sim::mip::detail_count_for_error(stream, 1.0) == 0);
+  CHECK(sim::mip::detail_count_for_error(stream, 0.0) <= n);
+  CHECK(sim::mip::remaining_error(stream, sim::mip::detail_count_for_error(stream, 0.0)) == 0.0);
+}
+
+}  // namespace meniscus

@@ -14,6 +14,7 @@ int run_fluid(int argc, char** argv);
 int run_sph(int argc, char** argv);
 int run_reconstruct(int argc, char** argv);
 int run_wavelet(int argc, char** argv);
+int run_mip(int argc, char** argv);
 int run_raytrace(int argc, char** argv);
 }
 
@@ -28,6 +29,8 @@ int main(int argc, char** argv) {
       "       meniscus-bench reconstruct [--threads N] [--input points.ply] [--start-depth d] [--depth D] [--alpha A]\n"
       "       meniscus-bench wavelet [--threads N] [--size 1920x1080] [--volume 256] [--levels 3] [--repeat R]\n"
       "                              [--wavelets haar,5/3,9/7,dd97,dd137] [--backends cpu,cuda]\n"
+      "       meniscus-bench mip [--size WxH] [--volume FILE] [--threads N] [--repeat R] [--levels L] [--max-depth D]\n"
+      "                          [--axis x|y|z] [--budgets 0.01,0.05,0.2] [--vtk fixed_point,gpu|none] [--device NAME] [--check]\n"
       "       meniscus-bench raytrace [--threads N] [--size 1024] [--frames F] [--grid N] [--cases water,lucy,bunny]\n"
       "                               [--mesh any.ply|.obj] [--png prefix]\n";
   if (argc < 2 || !std::strcmp(argv[1], "--help")) {
@@ -42,6 +45,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[1], "sph")) return meniscus::bench::run_sph(argc - 1, argv + 1);
     if (!std::strcmp(argv[1], "reconstruct")) return meniscus::bench::run_reconstruct(argc - 1, argv + 1);
     if (!std::strcmp(argv[1], "wavelet")) return meniscus::bench::run_wavelet(argc - 1, argv + 1);
+    if (!std::strcmp(argv[1], "mip")) return meniscus::bench::run_mip(argc - 1, argv + 1);
     if (!std::strcmp(argv[1], "raytrace")) return meniscus::bench::run_raytrace(argc - 1, argv + 1);
   } catch (const meniscus::InputError& error) {
     std::fprintf(stderr, "meniscus-bench: %s\n", error.what());

@@ -29,7 +29,7 @@ opj_image_t* zero_image(uint32_t width, uint32_t height) {
   return image;
 }
 
-double encode_ms(uint32_t width, uint32_t height, int levels, bool irreversible, int threads) {
+double encode_ms(uint32_t width, uint32_t height, int levels, bool irreversible, int threads, int codeblock) {
   opj_image_t* image = zero_image(width, height);
   opj_cparameters_t p;
   opj_set_default_encoder_parameters(&p);
@@ -39,6 +39,7 @@ double encode_ms(uint32_t width, uint32_t height, int levels, bool irreversible,
   p.tcp_rates[0] = 0;  // lossless rate allocation: no rate search
   p.cp_disto_alloc = 1;
   p.tcp_mct = 0;  // one component: no colour transform (the default 255 means "decide", which opj_compress does)
+  p.cblockw_init = p.cblockh_init = codeblock;
   opj_codec_t* codec = opj_create_compress(OPJ_CODEC_J2K);
   // The codestream of an all-zero image is a few hundred bytes: written to /dev/null.
   opj_stream_t* stream = opj_stream_create_default_file_stream("/dev/null", OPJ_FALSE);
@@ -58,18 +59,45 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// Code-blocks of side `size` in a one-tile encode with default (2^15) precincts: every subband
+// of every resolution is cut into blocks from its origin.
+long codeblocks(uint32_t width, uint32_t height, int levels, uint32_t size) {
+  auto blocks = [&](uint32_t w, uint32_t h) { return long((w + size - 1) / size) * long((h + size - 1) / size); };
+  long count = 0;
+  for (int level = 0; level < levels; ++level) {
+    const uint32_t low_w = (width + 1) / 2, high_w = width / 2, low_h = (height + 1) / 2, high_h = height / 2;
+    count += blocks(high_w, low_h) + blocks(low_w, high_h) + blocks(high_w, high_h);
+    width = low_w;
+    height = low_h;
+  }
+  return count + blocks(width, height);
+}
+
+constexpr int kCodeblock = 64;  // OpenJPEG's default
+
 }  // namespace
 
 std::optional<OpenJpegDwtTime> openjpeg_dwt(uint32_t width, uint32_t height, int levels, bool irreversible, int threads,
                                             int repeat) {
-  encode_ms(width, height, levels, irreversible, threads);  // warm-up
-  std::vector<double> with, without;
+  encode_ms(width, height, levels, irreversible, threads, kCodeblock);  // warm-up
+  std::vector<double> with, without, small_blocks;
   for (int r = 0; r < repeat; ++r) {
-    with.push_back(encode_ms(width, height, levels, irreversible, threads));
-    without.push_back(encode_ms(width, height, 0, irreversible, threads));
+    with.push_back(encode_ms(width, height, levels, irreversible, threads, kCodeblock));
+    without.push_back(encode_ms(width, height, 0, irreversible, threads, kCodeblock));
+    small_blocks.push_back(encode_ms(width, height, 0, irreversible, threads, kCodeblock / 2));
   }
-  const double a = median(with), b = median(without);
-  return OpenJpegDwtTime{a - b, a, b};
+  OpenJpegDwtTime t;
+  t.encode_ms = median(with);
+  t.encode_zero_levels_ms = median(without);
+  t.raw_dwt_ms = t.encode_ms - t.encode_zero_levels_ms;
+  // The cost of a code-block, from the same no-DWT encode cut into four times as many; the
+  // levels' subbands need `extra` more blocks than the undivided image.
+  const long base = codeblocks(width, height, 0, kCodeblock);
+  t.codeblock_us = 1e3 * (median(small_blocks) - t.encode_zero_levels_ms) /
+                   double(codeblocks(width, height, 0, kCodeblock / 2) - base);
+  t.extra_codeblocks = codeblocks(width, height, levels, kCodeblock) - base;
+  t.dwt_ms = t.raw_dwt_ms - std::max(0.0, t.codeblock_us) * 1e-3 * double(t.extra_codeblocks);
+  return t;
 }
 
 const char* openjpeg_version() { return opj_version(); }

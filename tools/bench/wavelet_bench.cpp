@@ -8,7 +8,9 @@
 //  - 3-D: a three-level transform of a 256³ volume per wavelet (no packaged 3-D peer exists:
 //    OpenJPEG has dropped JP3D and GSL is 2-D).
 // gb_per_s is the data's bytes per second of transform; the first line measures this machine's
-// memory bandwidth (a parallel copy, read + write bytes) to set it against.
+// memory bandwidth (a parallel copy, read + write bytes) to set it against. Our CPU lines name
+// the instruction set the lifting ran with ("isa"); beside OpenJPEG they also give our time on
+// the x86-64 baseline it is packaged for (ms_baseline_isa, speedup_baseline_isa).
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 
@@ -23,7 +25,9 @@
 
 #include "engine/core/error.h"
 #include "engine/profile/json_writer.h"
+#if MENISCUS_BENCH_HAS_CUDA  // cuda_runtime.h exists only in a CUDA build
 #include "sim/common/cuda_support.cuh"
+#endif
 #include "sim/wavelet/wavelet_cpu.h"
 #include "sim/wavelet/wavelet_cuda.h"
 #include "tools/bench/bench_setup.h"
@@ -116,6 +120,21 @@ double our_cpu_ms(const std::vector<T>& input, const Shape& shape, Wavelet w, in
   return median(ms);
 }
 
+// The same with the lifting loops held to the build's x86-64 baseline (the instruction set a
+// Debian package such as OpenJPEG's is built for): what the algorithm gains without AVX2.
+template <class T>
+double our_cpu_baseline_ms(const std::vector<T>& input, const Shape& shape, Wavelet w, int levels, int repeat) {
+  const char* previous = std::getenv("MENISCUS_WAVELET_ISA");
+  const std::string saved = previous ? previous : "";
+  setenv("MENISCUS_WAVELET_ISA", "baseline", 1);
+  const double ms = our_cpu_ms(input, shape, w, levels, repeat);
+  if (previous)
+    setenv("MENISCUS_WAVELET_ISA", saved.c_str(), 1);
+  else
+    unsetenv("MENISCUS_WAVELET_ISA");
+  return ms;
+}
+
 template <class T>
 double our_cuda_ms(const std::vector<T>& input, const Shape& shape, Wavelet w, int levels, int repeat) {
   std::vector<T> data = input;
@@ -148,9 +167,12 @@ profile::JsonWriter line(const char* which) {
   return json;
 }
 
+// gb_per_s counts the data once; every level reads and writes it per axis, so the memory
+// traffic is several times that.
 void print_ours(profile::JsonWriter& json, const char* backend, const char* storage, double ms, size_t bytes) {
   json.key("backend").value(backend).key("storage").value(storage).key("ms").value(ms);
   json.key("gb_per_s").value(double(bytes) / (ms * 1e6));
+  if (std::string(backend) == "cpu") json.key("isa").value(cpu_lifting_isa());
 }
 
 template <class T>
@@ -161,14 +183,21 @@ void two_d(const Options& o, const char* storage, Wavelet w, const std::vector<T
   json.key("size").value(std::to_string(o.width) + "x" + std::to_string(o.height)).key("levels").value(o.levels);
   json.key("wavelet").value(wavelet_name(w)).key("threads").value(o.threads);
   print_ours(json, "cpu", storage, ms, image.size() * sizeof(T));
-  const bool integer53 = std::is_integral_v<T> && w == Wavelet::LeGall53;
+  // Like with like: OpenJPEG lifts its 5/3 in int32 and its 9/7 in float.
+  const bool integer53 = std::is_same_v<T, int32_t> && w == Wavelet::LeGall53;
   const bool float97 = std::is_floating_point_v<T> && w == Wavelet::Cdf97;
   if (integer53 || float97) {
+    const double baseline_ms = our_cpu_baseline_ms(image, shape, w, o.levels, o.repeat);
+    json.key("ms_baseline_isa").value(baseline_ms);
     if (auto peer = openjpeg_dwt(o.width, o.height, o.levels, float97, o.threads, o.repeat)) {
       json.key("peer").value(std::string("openjpeg ") + openjpeg_version() + (float97 ? " 9/7" : " 5/3"));
-      json.key("peer_ms").value(peer->dwt_ms).key("peer_encode_ms").value(peer->encode_ms);
+      json.key("peer_threads").value(o.threads).key("peer_storage").value(float97 ? "float32" : "int32");
+      json.key("peer_ms").value(peer->dwt_ms).key("peer_raw_ms").value(peer->raw_dwt_ms);
+      json.key("peer_codeblock_us").value(peer->codeblock_us);
+      json.key("peer_extra_codeblocks").value(int(peer->extra_codeblocks));
+      json.key("peer_encode_ms").value(peer->encode_ms);
       json.key("peer_encode_without_dwt_ms").value(peer->encode_zero_levels_ms);
-      json.key("speedup").value(peer->dwt_ms / ms);
+      json.key("speedup").value(peer->dwt_ms / ms).key("speedup_baseline_isa").value(peer->dwt_ms / baseline_ms);
     } else {
       json.key("peer").value("openjpeg absent");
     }
@@ -222,8 +251,13 @@ void three_d(const Options& o, const char* storage, Wavelet w, const std::vector
 }
 
 void cuda_cases(const Options& o) {
-  std::string why;
-  if (!sim::cuda_device_answers(&why)) {
+  std::string why = "built without CUDA";
+#if MENISCUS_BENCH_HAS_CUDA
+  const bool answers = sim::cuda_device_answers(&why);
+#else
+  const bool answers = false;
+#endif
+  if (!answers) {
     auto json = line("cuda");
     json.key("skipped").value(why).end_object();
     print_line(json);

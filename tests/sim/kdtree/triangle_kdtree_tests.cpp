@@ -270,7 +270,7 @@ TEST_CASE("triangle kd-tree: the same tree with one thread as with all", "[kdtre
   CHECK(same);
 }
 
-TEST_CASE("triangle kd-tree: degenerate and non-finite triangles are skipped and counted; an empty mesh has no hits",
+TEST_CASE("triangle kd-tree: degenerate and non-finite triangles are skipped and counted, and an empty mesh has no hits",
           "[kdtree][triangles]") {
   Mesh mesh = random_soup(200, 5);
   const uint32_t base = uint32_t(mesh.vertices.size());

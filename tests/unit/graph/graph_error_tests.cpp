@@ -255,7 +255,7 @@ using Catch::Matchers::Contains;
 // added inside a name scope of its own.
 void add_instance(FrameGraph& graph, ImageHandle& out) {
   graph.add_pass("fluid.depth", [&](PassBuilder& b) {
-    b.write(b.create_image("fluid.depth", color_desc()), Access::ColorAttachmentWrite);
+    (void)b.write(b.create_image("fluid.depth", color_desc()), Access::ColorAttachmentWrite);
     out = b.write(out, Access::ColorAttachmentWrite);
     return no_commands();
   });

@@ -1,31 +1,57 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds everything (CUDA backends too when nvcc is found) and runs
-# every test; then builds the CUDA backends again for the CPU execution layer
-# (tests/support/cuda_cpu), under AddressSanitizer and UBSan, and runs the CPU == CUDA tests on
-# it under each schedule. Idempotent: a second run rebuilds only what changed.
+# Installs what is missing, then builds and tests in four configurations, each printing ctest's
+# (or the fuzzer's) summary:
+#   build/           the product (CUDA backends too when nvcc is found): every test but soak
+#   build-asan/      clang, ASan + UBSan, CUDA off: the unit, simulation and render tests
+#   build-cuda-cpu/  the .cu sources on the CPU execution layer (tests/support/cuda_cpu), g++,
+#                    ASan + UBSan: every CPU == CUDA test under two schedules
+#   build-fuzz/      one libFuzzer target per reader and the scene parser, 10 s each
+# Idempotent: a second run rebuilds only what changed. Exit status non-zero when any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash tools/install-deps.sh
 jobs="$(nproc)"
 status=0
+libs="/usr/lib/$(gcc -print-multiarch)"
+# The sanitized runs keep lavapipe and the validation layer loaded to the end, so LeakSanitizer
+# can name (and the suppressions match) their process-lifetime memory: tests/support/keep_loaded.
+export MENISCUS_KEEP_LOADED="$libs/libvulkan_lvp.so:$libs/libVkLayer_khronos_validation.so"
+leaks="suppressions=$PWD/tests/support/sanitizer_leaks.supp:print_suppressions=0"
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build --parallel "$jobs"
 # Validation layers are on in every Vulkan test; a validation error fails the test.
-ctest --test-dir build --output-on-failure --parallel "$jobs" --timeout 900 || status=$?
+# Soak tests (label `soak`, tens of minutes) are run by hand: ctest -L soak.
+ctest --test-dir build --output-on-failure --parallel "$jobs" --timeout 900 -LE soak || status=$?
+
+# The same tests under AddressSanitizer and UBSan; `slow` ones (long numeric runs whose code
+# paths shorter tests cover) only above. -O1 with line tables: quick to build, traces keep lines.
+# A 16 MiB quarantine still catches a use after a recent free; the default 256 MiB makes
+# lavapipe's large per-frame allocations five times slower.
+CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+  -DMENISCUS_CUDA=OFF -DMENISCUS_SANITIZERS=address,undefined
+cmake --build build-asan --parallel "$jobs"
+LD_PRELOAD="$PWD/build-asan/libmeniscus_keep_loaded.so" LSAN_OPTIONS="$leaks" \
+  ASAN_OPTIONS="quarantine_size_mb=16" UBSAN_OPTIONS="print_stacktrace=1" \
+  ctest --test-dir build-asan --output-on-failure --parallel "$jobs" --timeout 900 -LE "soak|slow" || status=$?
 
 # The .cu sources compiled by g++ and executed on the CPU: no GPU needed, so CUDA code runs on
 # every CI run. Sanitized, so a kernel's out-of-bounds access or undefined behaviour fails it.
-cmake -S . -B build-cuda-cpu -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMENISCUS_CUDA_ON_CPU=ON \
-  -DMENISCUS_SANITIZERS=address,undefined
+# Two schedules here (forward, random); add reverse with
+# -DMENISCUS_CUDA_CPU_SCHEDULES="forward;reverse;random:20261124".
+cmake -S . -B build-cuda-cpu -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+  -DMENISCUS_CUDA_ON_CPU=ON -DMENISCUS_SANITIZERS=address,undefined \
+  -DMENISCUS_CUDA_CPU_SCHEDULES="forward;random:20261124"
 cmake --build build-cuda-cpu --parallel "$jobs"
-# The Vulkan loader unloads lavapipe and the validation layer before LeakSanitizer looks, which
-# would leave their process-lifetime allocations nameless and unsuppressible: preloaded, they stay.
-libs="/usr/lib/$(gcc -print-multiarch)"
-LD_PRELOAD="$(gcc -print-file-name=libasan.so) $libs/libvulkan_lvp.so $libs/libVkLayer_khronos_validation.so" \
-  LSAN_OPTIONS="suppressions=$PWD/tests/support/cuda_cpu/leaks.supp:print_suppressions=0" \
+# GCC's ASan runtime is a shared library that must come first in the process.
+LD_PRELOAD="$(gcc -print-file-name=libasan.so) $PWD/build-cuda-cpu/libmeniscus_keep_loaded.so" LSAN_OPTIONS="$leaks" \
   UBSAN_OPTIONS="print_stacktrace=1" \
   ctest --test-dir build-cuda-cpu --output-on-failure --parallel "$jobs" --timeout 600 || status=$?
+
+# Every reader fuzzed for a short fixed budget, from its seeds and what earlier runs found;
+# a crash, hang, sanitizer report or unnamed error fails (tools/fuzz/fuzz.sh).
+bash tools/fuzz/fuzz.sh --seconds 10 --jobs "$jobs" || status=$?
 
 exit "$status"

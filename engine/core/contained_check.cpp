@@ -85,8 +85,11 @@ ContainedOutcome ContainedCheck::run(const std::string& argument, unsigned timeo
   }
 #ifdef MENISCUS_ASAN
   // The child's output goes nowhere: symbolising its report would only cost time (seconds on a
-  // loaded machine, past a check's timeout).
-  asan_options += std::string(asan_options.empty() ? "" : ":") + "symbolize=0";
+  // loaded machine, past a check's timeout). A fault ends it as a signal, as it would end an
+  // unsanitized one, and malloc may return null (operator new still reports and exits: ASan's
+  // never throws bad_alloc).
+  asan_options += std::string(asan_options.empty() ? "" : ":") +
+                  "symbolize=0:allocator_may_return_null=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0";
   // AddressSanitizer reserves terabytes of shadow at start, so no address-space cap can apply;
   // its allocator is capped instead: one allocation, and the resident memory.
   if (memory_limit_bytes) {

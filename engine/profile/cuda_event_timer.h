@@ -18,8 +18,8 @@ class CudaEventTimer {
   double elapsed_ms() const;
 
  private:
-  void* begin_ = nullptr;  // cudaEvent_t
-  void* end_ = nullptr;
+  [[maybe_unused]] void* begin_ = nullptr;  // cudaEvent_t (unused where CUDA is absent)
+  [[maybe_unused]] void* end_ = nullptr;
 };
 
 }  // namespace meniscus::profile

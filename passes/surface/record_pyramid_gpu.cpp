@@ -62,7 +62,7 @@ void GpuRecordPyramid::upload(uint32_t slot, const sim::CubeRecordSet& set, glm:
   header.iso = set.iso;
   auto* bytes_out = static_cast<std::byte*>(s.records.mapped());
   std::memcpy(bytes_out, &header, sizeof header);
-  std::memcpy(bytes_out + sim::kCubeRecordsOffset, set.records.data(), count * sizeof(sim::CubeRecord));
+  if (count) std::memcpy(bytes_out + sim::kCubeRecordsOffset, set.records.data(), count * sizeof(sim::CubeRecord));
   const uint32_t levels = count ? uint32_t(level_texels(uint32_t(count)).size()) : 0;
   s.params = {glm::uvec4(uint32_t(count), levels, 0, uint32_t(count)), glm::vec4(origin, voxel_size), {}};
 }

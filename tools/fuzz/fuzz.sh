@@ -7,6 +7,7 @@
 #   tools/fuzz/fuzz.sh                     # 60 s per target (CI gives a shorter --seconds)
 #   tools/fuzz/fuzz.sh --seconds 1800      # a campaign: half an hour per target
 #   tools/fuzz/fuzz.sh --runs 12000 vdb    # a fixed number of inputs, one target
+#   tools/fuzz/fuzz.sh --jobs 2            # two targets at a time (one core each)
 #
 # Each target starts from its seeds (tests/fuzz/corpus/<target>) plus what earlier runs in this
 # build folder found (<build>/corpus/<target>). A failing input is written to
@@ -19,6 +20,7 @@ cd "$(dirname "$0")/../.."
 seconds=60
 runs=""
 timeout=10
+jobs=1
 build="${MENISCUS_FUZZ_BUILD:-build-fuzz}"
 targets=()
 while (($#)); do
@@ -27,7 +29,8 @@ while (($#)); do
     --runs) runs="$2"; shift 2 ;;
     --timeout) timeout="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -41,26 +44,44 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithD
   -DMENISCUS_SANITIZERS=address,undefined >/dev/null
 cmake --build "$build" --target meniscus_fuzz_targets --parallel "$(nproc)"
 
-status=0
 stats="$(cd "$build" && pwd)/stats.txt"
 : >"$stats"
 for target in "${targets[@]}"; do
   [[ -d tests/fuzz/corpus/$target ]] || { echo "fuzz.sh: no target '$target' (${all_targets[*]})" >&2; exit 2; }
+done
+
+# One target: its log in <build>/artifacts/<target>/log.txt; says how it ended.
+fuzz_one() {
+  local target=$1
   mkdir -p "$build/corpus/$target" "$build/artifacts/$target"
-  limit=(-max_total_time="$seconds")
+  local limit=(-max_total_time="$seconds")
   [[ -n "$runs" ]] && limit=(-runs="$runs")
-  log="$build/artifacts/$target/log.txt"
-  echo "fuzz.sh: $target (${runs:+$runs inputs}${runs:-$seconds s}, $timeout s per input)"
+  local log="$build/artifacts/$target/log.txt"
   # The first corpus folder receives new inputs; the seeds in the repository are only read.
   if MENISCUS_FUZZ_STATS="$stats" "$build/fuzz/fuzz_$target" "${limit[@]}" -timeout="$timeout" \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/artifacts/$target/" \
       "$build/corpus/$target" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
-    grep -E "^(stat::number_of_executed_units|Done)" "$log" | tail -1
+    echo "fuzz.sh: $target (${runs:+$runs inputs}${runs:-$seconds s}, $timeout s per input): $(grep -E "^stat::number_of_executed_units" "$log" | tail -1)"
   else
-    status=1
     echo "fuzz.sh: $target FAILED; the end of $log:"
     tail -40 "$log"
+    return 1
   fi
+}
+
+status=0
+running=0
+for target in "${targets[@]}"; do
+  if ((running >= jobs)); then
+    wait -n || status=1
+    running=$((running - 1))
+  fi
+  fuzz_one "$target" &
+  running=$((running + 1))
+done
+while ((running > 0)); do
+  wait -n || status=1
+  running=$((running - 1))
 done
 echo "fuzz.sh: counts per target (successes, errors naming the file, errors naming none):"
 cat "$stats"

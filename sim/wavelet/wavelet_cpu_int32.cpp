@@ -1,0 +1,9 @@
+// The CPU lifting transforms of int32_t samples (wavelet_cpu_transform.h).
+#include "sim/wavelet/wavelet_cpu_transform.h"
+
+namespace meniscus::sim::wavelet {
+
+template void forward_cpu<int32_t>(std::span<int32_t>, const Shape&, Wavelet, int);
+template void inverse_cpu<int32_t>(std::span<int32_t>, const Shape&, Wavelet, int);
+
+}  // namespace meniscus::sim::wavelet

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "engine/app/capture.h"
 #include "engine/app/scene.h"
@@ -17,6 +18,7 @@
 #include "engine/app/ui_overlay.h"
 #include "engine/app/window.h"
 #include "engine/core/context.h"
+#include "engine/core/error.h"
 #include "engine/core/log.h"
 #include "sim/common/backend.h"
 
@@ -45,7 +47,19 @@ int run_headless(const RunOptions& options) {
   return result.validation_errors == 0 ? 0 : 1;
 }
 
-void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms) {
+// A reset the device had no memory for changed nothing (DeviceMemoryError): the stage goes on
+// as it was, and the panel says why its sliders went back.
+void reset_stage(sim::Stage& stage, std::string& refusal) {
+  try {
+    stage.reset();
+    refusal.clear();
+  } catch (const DeviceMemoryError& error) {
+    refusal = error.what();
+    std::fprintf(stderr, "meniscus: %s\n", error.what());
+  }
+}
+
+void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms, std::string& refusal) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("Meniscus", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
@@ -84,18 +98,19 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
     StageSet& stages = renderer.stages();
     for (size_t i = 0; i < stages.size(); ++i) {
       sim::Stage* stage = &stages.stage(i);
-      if (reset) stage->reset();
+      if (reset) reset_stage(*stage, refusal);
       ImGui::Text("%s: %s", stages.facts(i).name.c_str(), stage->summary().c_str());
       ImGui::PushID(stage);
-      bool reset_stage = false;
+      bool reset_wanted = false;
       for (const sim::StageControl& control : stage->controls()) {
         const bool changed = ImGui::SliderFloat(control.label.c_str(), control.value, control.min, control.max, "%.4g",
                                                 control.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
-        reset_stage |= changed && control.resets;
+        reset_wanted |= changed && control.resets;
       }
-      if (reset_stage) stage->reset();
+      if (reset_wanted) reset_stage(*stage, refusal);
       ImGui::PopID();
     }
+    if (!refusal.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", refusal.c_str());
   }
   if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
     auto& particles = renderer.particle_settings();
@@ -202,6 +217,7 @@ int run_interactive(const RunOptions& options) {
   glm::dvec2 cursor{0.0};
   glfwGetCursorPos(window.handle(), &cursor.x, &cursor.y);
   DividerDrag divider_drag;
+  std::string refusal;  // why the last stage reset was refused, shown in the panel
   uint32_t presented = 0;
   while (!window.should_close() && (!options.frames || presented < *options.frames)) {
     window.poll_events();
@@ -213,7 +229,7 @@ int run_interactive(const RunOptions& options) {
 
     AcquiredImage image;
     if (!window.acquire(renderer.next_slot(), image)) continue;
-    ui.build([&] { draw_panel(renderer, context, frame_ms); });
+    ui.build([&] { draw_panel(renderer, context, frame_ms, refusal); });
     // Simulated time follows the wall clock but never jumps by more than two 60 Hz frames,
     // so a stall (window drag, breakpoint) does not explode the simulation.
     renderer.render({image.image, image.view, window.format(), window.extent(), graph::Access::None,

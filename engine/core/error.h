@@ -1,6 +1,7 @@
 #pragma once
 // Two kinds of failure, kept apart on purpose:
 //  - DeviceError: a Vulkan (or CUDA) call failed. Carries file:line and the call's text.
+//                 DeviceMemoryError: the device was out of memory, and nothing changed.
 //  - InputError:  the user gave us something bad (scene, volume, mesh, CLI flag). Its message
 //                 already names the file and the field; the app prints it and exits with 2.
 #include <stdexcept>
@@ -13,6 +14,13 @@ namespace meniscus {
 class DeviceError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// The device had too little memory for an allocation. Whoever allocated has changed nothing
+// (the caller may go on as before, with less); the message says what, how much and what was free.
+class DeviceMemoryError : public DeviceError {
+ public:
+  using DeviceError::DeviceError;
 };
 
 class InputError : public std::runtime_error {

@@ -47,8 +47,10 @@ class BallisticCuda : public ParticleStage {
       : params_(params), timeline_(context, /*cuda_shared=*/true) {
     try {
       BALLISTIC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-      BALLISTIC_CUDA_CHECK(cudaMalloc(&states_, sizeof(ballistic::State) * params.count));
-      BALLISTIC_CUDA_CHECK(cudaMalloc(&bad_, sizeof(unsigned)));
+      // Out of memory: a DeviceMemoryError naming the states and what was free.
+      states_ = static_cast<ballistic::State*>(
+          device_allocate(sizeof(ballistic::State) * params.count, "ballistic (cuda): the particle states"));
+      bad_ = static_cast<unsigned*>(device_allocate(sizeof(unsigned), "ballistic (cuda): the blow-up flag"));
       launch<initialise>({blocks(), kBlock, 0, stream_}, params_, states_);
       BALLISTIC_CUDA_CHECK(cudaGetLastError());
     } catch (...) {

@@ -27,10 +27,10 @@ void device_reserve(DeviceArray<T>& array, size_t n, size_t keep, uint64_t tiles
   const size_t asked = std::max(n, 2 * array.size()) * sizeof(T);  // DeviceArray grows by doubling
   try {
     array.grow_keeping(n, keep);
-  } catch (const DeviceError& error) {
-    cudaGetLastError();  // out of memory is not sticky; clear it for the calls that follow
-    throw DeviceError("GPU-STL: the " + std::string(what) + " for " + std::to_string(tiles) + " tiles needs " +
-                      std::to_string(asked) + " bytes of GPU memory that the device cannot give (" + error.what() + ")");
+  } catch (const DeviceMemoryError& error) {  // the array kept what it had
+    throw DeviceMemoryError("GPU-STL: the " + std::string(what) + " for " + std::to_string(tiles) + " tiles needs " +
+                            std::to_string(asked) + " bytes of GPU memory that the device cannot give (" +
+                            error.what() + ")");
   }
 }
 

@@ -325,10 +325,10 @@ template <class T>
 void reserve(DeviceArray<T>& array, size_t n, const char* what) {
   try {
     array.reserve(std::max<size_t>(n, 1));
-  } catch (const DeviceError& error) {
-    cudaGetLastError();  // out of memory is not sticky
-    throw DeviceError(std::string("GPU particle level set: the ") + what + " needs " + std::to_string(n * sizeof(T)) +
-                      " bytes of GPU memory that the device cannot give (" + error.what() + ")");
+  } catch (const DeviceMemoryError& error) {  // the array kept what it had
+    throw DeviceMemoryError(std::string("GPU particle level set: the ") + what + " needs " +
+                            std::to_string(n * sizeof(T)) + " bytes of GPU memory that the device cannot give (" +
+                            error.what() + ")");
   }
 }
 

@@ -76,52 +76,52 @@ __global__ void publish(const Vec3* x, const Vec3* v, const float* density, cons
 namespace k = sph::cuda;
 
 SphCuda::SphCuda(const SphParams& params, const Context* context)
-    : params_(params), scene_radius_(params.particle_radius), setup_(sph::prepare(params)), emitters_(params) {
+    : params_(params), applied_(params), scene_radius_(params.particle_radius), setup_(sph::prepare(params)), emitters_(params) {
   if (context) timeline_ = std::make_unique<TimelineSemaphore>(*context, /*cuda_shared=*/true);
-  SPH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  for (FrameSlot& slot : slots_) SPH_CUDA_CHECK(cudaEventCreate(&slot.recorded));
-  reset();
+  try {
+    SPH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    for (FrameSlot& slot : slots_) SPH_CUDA_CHECK(cudaEventCreate(&slot.recorded));
+    reset();
+  } catch (...) {
+    release();  // no destructor runs for a constructor that throws
+    throw;
+  }
 }
 
-SphCuda::~SphCuda() {
+SphCuda::~SphCuda() { release(); }
+
+void SphCuda::release() noexcept {
   // A pending "done reading" wait that the renderer never signals would hang here: asking
   // for gpu_done_reading() is a promise to submit it (see ParticleStage).
   if (stream_) cudaStreamSynchronize(stream_);
   for (FrameSlot& slot : slots_)
     if (slot.recorded) cudaEventDestroy(slot.recorded);
   if (stream_) cudaStreamDestroy(stream_);
+  for (FrameSlot& slot : slots_) slot.recorded = nullptr;
+  stream_ = nullptr;
 }
 
 // Also the constructor's second half: sizes every array for the (possibly new) capacity, once,
 // so that nothing is allocated while stepping (cudaFree would wait for the device), and uploads
-// the static boundary, the sources and the first particles.
+// the static boundary, the sources and the first particles. When the device cannot hold the new
+// capacity (a smaller particle radius asked for more particles), nothing changes: the settings
+// go back to those the stage runs with, and it goes on from where it was.
 void SphCuda::reset() {
   SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  setup_ = sph::prepare(params_);
-  emitters_ = sph::EmitterSchedule(params_);
-  const uint32_t cap = std::max<uint32_t>(1, setup_.capacity), cells = setup_.grid.cells();
-  for (auto* a : {&position_, &velocity_, &previous_velocity_, &acceleration_, &normal_, &vec_scratch_}) a->reserve(cap);
-  for (auto* a : {&density_, &factor_, &kappa_, &error_, &agitation_, &float_scratch_}) a->reserve(cap);
-  for (auto* a : {&id_, &key_, &order_, &uint_scratch_}) a->reserve(cap);
-  neighbour_begin_.reserve(size_t(cap) + 1);
-  boundary_begin_.reserve(size_t(cap) + 1);
-  list_slots_ = uint32_t(std::min<uint64_t>(uint64_t(cap) * k::kListSlots, UINT32_MAX));
-  neighbours_.reserve(list_slots_);
-  neighbour_gradient_.reserve(list_slots_);
-  boundary_neighbours_.reserve(list_slots_);
-  boundary_gradient_.reserve(list_slots_);
-  fluid_cells_.reserve(size_t(cells) + 1);
-  cursor_.reserve(cells);
-  rank_.reserve(cells);
-  boundary_cells_.reserve(size_t(cells) + 1);
-  const size_t samples = std::max<size_t>(1, setup_.boundary.position.size());
-  boundary_position_.reserve(samples);
-  boundary_volume_.reserve(samples);
-  partial_errors_.reserve(k::blocks(cap));
-  partial_speeds_.reserve(k::blocks(cap));
-  staging_.reserve(cap);
-  state_.reserve(1);
-  reserve_scan_storage();
+  sph::Setup setup = sph::prepare(params_);
+  sph::EmitterSchedule emitters(params_);
+  try {
+    reserve_for(setup, emitters);
+  } catch (const DeviceMemoryError& error) {
+    params_ = applied_;
+    throw DeviceMemoryError("sph (cuda): room for " + std::to_string(setup.capacity) + " particles: " + error.what() +
+                            (running_ ? "; the stage goes on with its previous settings" : ""));
+  }
+  running_ = true;
+  applied_ = params_;
+  setup_ = std::move(setup);
+  emitters_ = std::move(emitters);
+  const uint32_t cells = setup_.grid.cells();
   upload(rank_.get(), setup_.rank.data(), cells);
   upload(boundary_position_.get(), setup_.boundary.position.data(), setup_.boundary.position.size());
   upload(boundary_volume_.get(), setup_.boundary.volume.data(), setup_.boundary.volume.size());
@@ -157,6 +157,45 @@ void SphCuda::reset() {
   recorded_ = sph::initial_outcome(setup_.velocity);
   issued_ = read_ = 0;
   unread_candidates_ = 0;
+}
+
+void SphCuda::reserve_for(const sph::Setup& setup, const sph::EmitterSchedule& emitters) {
+  DeviceGrowth growth;
+  const uint32_t cap = std::max<uint32_t>(1, setup.capacity), cells = setup.grid.cells();
+  for (auto* a : {&position_, &velocity_, &previous_velocity_, &acceleration_, &normal_, &vec_scratch_})
+    growth.reserve(*a, cap, "per-particle vectors");
+  for (auto* a : {&density_, &factor_, &kappa_, &error_, &agitation_, &float_scratch_})
+    growth.reserve(*a, cap, "per-particle scalars");
+  for (auto* a : {&id_, &key_, &order_, &uint_scratch_}) growth.reserve(*a, cap, "per-particle ids and keys");
+  growth.reserve(neighbour_begin_, size_t(cap) + 1, "neighbour list offsets");
+  growth.reserve(boundary_begin_, size_t(cap) + 1, "boundary neighbour list offsets");
+  const uint32_t slots = uint32_t(std::min<uint64_t>(uint64_t(cap) * k::kListSlots, UINT32_MAX));
+  growth.reserve(neighbours_, slots, "neighbour lists");
+  growth.reserve(neighbour_gradient_, slots, "neighbour kernel gradients");
+  growth.reserve(boundary_neighbours_, slots, "boundary neighbour lists");
+  growth.reserve(boundary_gradient_, slots, "boundary kernel gradients");
+  growth.reserve(fluid_cells_, size_t(cells) + 1, "the fluid's cell offsets");
+  growth.reserve(cursor_, cells, "cell cursors");
+  growth.reserve(rank_, cells, "cell ranks");
+  growth.reserve(boundary_cells_, size_t(cells) + 1, "the boundary's cell offsets");
+  const size_t samples = std::max<size_t>(1, setup.boundary.position.size());
+  growth.reserve(boundary_position_, samples, "boundary samples");
+  growth.reserve(boundary_volume_, samples, "boundary sample volumes");
+  growth.reserve(partial_errors_, k::blocks(cap), "solver partial errors");
+  growth.reserve(partial_speeds_, k::blocks(cap), "partial speeds");
+  growth.reserve(staging_, cap, "the particle staging buffer");
+  growth.reserve(state_, 1, "the device state");
+  growth.reserve(temp_, scan_storage_bytes(std::max(cap, cells) + 1), "scan storage");
+  size_t offsets = 0;
+  for (uint32_t s = 0; s < emitters.streams(); ++s) offsets += emitters.offsets(s).size();
+  growth.reserve(offsets_, std::max<size_t>(1, offsets), "emitter offsets");
+  growth.reserve(sinks_, std::max<size_t>(1, params_.sinks.size()), "sink boxes");
+  for (auto* a : {&keep_, &new_index_, &flag_, &flag_rank_}) growth.reserve(*a, size_t(cap) + 1, "sink compaction ranks");
+  for (auto* a : {&place_, &hole_, &sink_id_}) growth.reserve(*a, cap, "sink compaction places");
+  for (auto* a : {&sink_position_, &sink_velocity_}) growth.reserve(*a, cap, "sink compaction vectors");
+  for (auto* a : {&sink_agitation_, &sink_density_}) growth.reserve(*a, cap, "sink compaction scalars");
+  growth.commit();
+  list_slots_ = slots;
 }
 
 std::vector<StageControl> SphCuda::controls() { return sph::stage_controls(params_, scene_radius_, emitters_); }

@@ -178,17 +178,10 @@ void SphCuda::upload_sources() {
     offset_first_.push_back(uint32_t(offsets.size()));
     offsets.insert(offsets.end(), emitters_.offsets(s).begin(), emitters_.offsets(s).end());
   }
-  offsets_.reserve(std::max<size_t>(1, offsets.size()));
-  upload(offsets_.get(), offsets.data(), offsets.size());
+  upload(offsets_.get(), offsets.data(), offsets.size());  // reserve_for sized every array
   std::vector<SphBox> boxes;
   for (const SphSink& sink : params_.sinks) boxes.push_back(sink.box);
-  sinks_.reserve(std::max<size_t>(1, boxes.size()));
   upload(sinks_.get(), boxes.data(), boxes.size());
-  const size_t cap = std::max<uint32_t>(1, setup_.capacity);
-  for (auto* a : {&keep_, &new_index_, &flag_, &flag_rank_}) a->reserve(cap + 1);
-  for (auto* a : {&place_, &hole_, &sink_id_}) a->reserve(cap);
-  for (auto* a : {&sink_position_, &sink_velocity_}) a->reserve(cap);
-  for (auto* a : {&sink_agitation_, &sink_density_}) a->reserve(cap);
 }
 
 // `indexed`: this substep sorted the particles, so its grid may be asked about the emitters'

@@ -94,14 +94,19 @@ class SphCuda : public SphStage {
   template <sph::cuda::Solve kSolve>
   void solve(int budget, float dt);
   void integrate(float dt);
-  void reserve_scan_storage();
+  // Grows every array for `setup`, all or nothing (DeviceMemoryError: nothing changed).
+  void reserve_for(const sph::Setup& setup, const sph::EmitterSchedule& emitters);
+  size_t scan_storage_bytes(uint32_t most);  // CUB's temporary storage for scans of up to `most`
+  void release() noexcept;
 
   // sph_cuda_sources.cu
   void upload_sources();
   void emit(float dt, bool indexed);
   void remove_in_sinks();
 
-  SphParams params_;
+  SphParams params_;   // what the controls change
+  SphParams applied_;  // what the arrays are sized for: params_ as of the last reset that fitted
+  bool running_ = false;  // a reset has fitted: a later one that does not leaves the stage as it was
   float scene_radius_;
   sph::Setup setup_;
   sph::EmitterSchedule emitters_;

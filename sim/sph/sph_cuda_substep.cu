@@ -51,13 +51,12 @@ void* SphCuda::temp(size_t bytes) {
   return temp_.get();
 }
 
-void SphCuda::reserve_scan_storage() {
-  const uint32_t most = std::max(std::max<uint32_t>(1, setup_.capacity), setup_.grid.cells()) + 1;
+size_t SphCuda::scan_storage_bytes(uint32_t most) {
   size_t inclusive = 0, exclusive = 0;
-  SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, inclusive, neighbour_begin_.get(), neighbour_begin_.get(),
-                                               most, stream_));
-  SPH_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, exclusive, keep_.get(), new_index_.get(), most, stream_));
-  temp(std::max(inclusive, exclusive));
+  uint32_t* none = nullptr;  // a size query reads no data
+  SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, inclusive, none, none, most, stream_));
+  SPH_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, exclusive, none, none, most, stream_));
+  return std::max<size_t>({inclusive, exclusive, 1});
 }
 
 // Inclusive scan in place over n + 1 counters whose [0] is 0: offsets.

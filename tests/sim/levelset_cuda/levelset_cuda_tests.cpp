@@ -201,12 +201,12 @@ void out_of_memory() {
   std::string message;
   try {
     gpu.reserve(0xF0000000ull);  // 4 G tiles: a terabyte of tile pool
-  } catch (const DeviceError& e) {
+  } catch (const DeviceMemoryError& e) {
     message = e.what();
   }
   std::printf("out of memory: %s\n", message.c_str());
   check(message.find("tiles") != std::string::npos && message.find("bytes") != std::string::npos,
-        "an impossible pool is a DeviceError naming tiles and bytes");
+        "an impossible pool is a DeviceMemoryError naming tiles and bytes");
   const std::string diff = differences(cpu, gpu.download(), true);
   check(diff.empty(), "the list is unchanged after the failed growth " + diff);
 }

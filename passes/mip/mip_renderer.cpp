@@ -186,24 +186,12 @@ MipImageBuffer MipRenderer::add_pyramid(graph::FrameGraph& graph, const MipSetti
     return [this, target = image.buffer, cleared, base, details, axis, padded, levels,
             streaming](graph::PassContext& ctx) {
       const VkBuffer levels_buffer = ctx.buffer(target);
-      DescriptorWrites one;
-      one.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, levels_buffer);
-      clear_.bind(ctx.cmd);
-      clear_.push_descriptors(ctx.cmd, one);
-      clear_.push_constants(ctx.cmd, ClearConstants{uint32_t(cleared)});
-      vkCmdDispatch(ctx.cmd, groups_for(cleared), 1, 1);
-      compute_to_compute(ctx.cmd);
-
-      DescriptorWrites two;
-      two.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coefficients_.handle())
-          .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, levels_buffer);
-      project_.bind(ctx.cmd);
-      project_.push_descriptors(ctx.cmd, two);
-      const uint32_t count = base + details;
-      project_.push_constants(ctx.cmd, ProjectConstants{0, count, axis, streaming ? 1u : 0u, padded.x, padded.y});
-      vkCmdDispatch(ctx.cmd, groups_for(count), 1, 1);
+      record_clear(ctx.cmd, levels_buffer, uint32_t(cleared));
+      record_project(ctx.cmd, levels_buffer, 0, base + details, axis, /*squares=*/streaming, padded);
       if (streaming) return;
 
+      DescriptorWrites one;
+      one.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, levels_buffer);
       expand_.bind(ctx.cmd);
       expand_.push_descriptors(ctx.cmd, one);
       for (uint32_t k = levels; k-- > 0;) {
@@ -237,25 +225,35 @@ MipImageBuffer MipRenderer::add_progressive(graph::FrameGraph& graph, const MipS
     image.buffer = builder.write(image.buffer, graph::Access::ComputeStorageReadWrite);
     return [this, target = image.buffer, cleared, first, count, axis, padded](graph::PassContext& ctx) {
       const VkBuffer pixels = ctx.buffer(target);
-      if (cleared) {
-        DescriptorWrites one;
-        one.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, pixels);
-        clear_.bind(ctx.cmd);
-        clear_.push_descriptors(ctx.cmd, one);
-        clear_.push_constants(ctx.cmd, ClearConstants{cleared});
-        vkCmdDispatch(ctx.cmd, groups_for(cleared), 1, 1);
-        compute_to_compute(ctx.cmd);
-      }
-      DescriptorWrites two;
-      two.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coefficients_.handle())
-          .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, pixels);
-      project_.bind(ctx.cmd);
-      project_.push_descriptors(ctx.cmd, two);
-      project_.push_constants(ctx.cmd, ProjectConstants{first, count, axis, 1u, padded.x, padded.y});
-      vkCmdDispatch(ctx.cmd, groups_for(count), 1, 1);
+      if (cleared) record_clear(ctx.cmd, pixels, cleared);
+      record_project(ctx.cmd, pixels, first, count, axis, /*squares=*/true, padded);
     };
   });
   return image;
+}
+
+// Zeroes the first `count` values of `pixels`, ordered before the compute that follows.
+void MipRenderer::record_clear(VkCommandBuffer cmd, VkBuffer pixels, uint32_t count) const {
+  DescriptorWrites writes;
+  writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, pixels);
+  clear_.bind(cmd);
+  clear_.push_descriptors(cmd, writes);
+  clear_.push_constants(cmd, ClearConstants{count});
+  vkCmdDispatch(cmd, groups_for(count), 1, 1);
+  compute_to_compute(cmd);
+}
+
+// Maxes the stream's coefficients [first, first + count) into `pixels`: as 2^level squares into
+// level 0 (streaming), or each into its own level's image (multiresolution).
+void MipRenderer::record_project(VkCommandBuffer cmd, VkBuffer pixels, uint32_t first, uint32_t count, uint32_t axis,
+                                 bool squares, glm::uvec2 padded) const {
+  DescriptorWrites writes;
+  writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coefficients_.handle())
+      .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, pixels);
+  project_.bind(cmd);
+  project_.push_descriptors(cmd, writes);
+  project_.push_constants(cmd, ProjectConstants{first, count, axis, squares ? 1u : 0u, padded.x, padded.y});
+  vkCmdDispatch(cmd, groups_for(count), 1, 1);
 }
 
 }  // namespace meniscus::passes

@@ -44,6 +44,9 @@ class MipRenderer {
   MipImageBuffer add_ray_cast(graph::FrameGraph& graph, const MipSettings& settings);
   MipImageBuffer add_pyramid(graph::FrameGraph& graph, const MipSettings& settings);
   MipImageBuffer add_progressive(graph::FrameGraph& graph, const MipSettings& settings);
+  void record_clear(VkCommandBuffer cmd, VkBuffer pixels, uint32_t count) const;
+  void record_project(VkCommandBuffer cmd, VkBuffer pixels, uint32_t first, uint32_t count, uint32_t axis, bool squares,
+                      glm::uvec2 padded) const;
 
   glm::uvec3 dims_;
   sim::mip::CoefficientStream stream_;

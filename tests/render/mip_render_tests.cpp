@@ -6,11 +6,8 @@
 #include <cstring>
 #include <random>
 
-#include "engine/core/buffer.h"
-#include "engine/core/commands.h"
 #include "engine/core/context.h"
 #include "engine/core/data_files.h"
-#include "engine/graph/executor.h"
 #include "passes/mip/mip_readback.h"
 #include "passes/mip/mip_renderer.h"
 #include "sim/histopyramid/volume_io.h"
@@ -23,33 +20,6 @@ namespace {
 
 using passes::MipMethod;
 using sim::mip::ViewAxis;
-
-// Renders one MIP image and copies it to the host.
-sim::mip::MipImage render_mip(const Context& context, passes::MipRenderer& renderer,
-                              const passes::MipSettings& settings) {
-  graph::GraphExecutor executor(context, 1);
-  graph::FrameGraph graph;
-  const passes::MipImageBuffer image = renderer.add(graph, settings);
-  const VkDeviceSize bytes = VkDeviceSize(image.stride) * image.height * 4;
-  Buffer host(context, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "test.mip_image");
-  const graph::BufferHandle imported =
-      graph.import_buffer("test.mip_host", {host.handle(), bytes, graph::Access::None, graph::Access::HostRead});
-  graph.add_pass("test.mip_readback", [&](graph::PassBuilder& builder) {
-    builder.read(image.buffer, graph::Access::TransferSrc);
-    const graph::BufferHandle target = builder.write(imported, graph::Access::TransferDst);
-    return [source = image.buffer, target, bytes](graph::PassContext& ctx) {
-      const VkBufferCopy region{0, 0, bytes};
-      vkCmdCopyBuffer(ctx.cmd, ctx.buffer(source), ctx.buffer(target), 1, &region);
-    };
-  });
-  submit_and_wait(context, [&](VkCommandBuffer cmd) { executor.execute(graph, cmd, nullptr); });
-  host.invalidate();
-  sim::mip::MipImage out{image.width, image.height, std::vector<uint32_t>(size_t(image.width) * image.height)};
-  const auto* pixels = static_cast<const uint32_t*>(host.mapped());
-  for (uint32_t v = 0; v < image.height; ++v)
-    std::memcpy(&out.values[size_t(v) * image.width], pixels + size_t(v) * image.stride, image.width * 4);
-  return out;
-}
 
 sim::mip::GreyVolume random_volume(glm::uvec3 dims, uint32_t seed) {
   sim::mip::GreyVolume v;
@@ -75,13 +45,13 @@ void check_exact(const Context& context, const sim::mip::GreyVolume& volume, uin
     passes::MipSettings settings;
     settings.axis = axis;
     settings.method = MipMethod::RayCast;
-    const sim::mip::MipImage ray_cast = render_mip(context, renderer, settings);
+    const sim::mip::MipImage ray_cast = passes::render_mip_image(context, renderer, settings);
     CHECK(differing(ray_cast, sim::mip::axis_mip(volume, axis)) == 0);
     settings.method = MipMethod::Multiresolution;
-    CHECK(differing(render_mip(context, renderer, settings), ray_cast) == 0);
+    CHECK(differing(passes::render_mip_image(context, renderer, settings), ray_cast) == 0);
     settings.method = MipMethod::Streaming;
     settings.budget = 1.0;
-    CHECK(differing(render_mip(context, renderer, settings), ray_cast) == 0);
+    CHECK(differing(passes::render_mip_image(context, renderer, settings), ray_cast) == 0);
   }
 }
 
@@ -108,7 +78,7 @@ TEST_CASE("GPU MIPs of the CT head: exact with every coefficient, the CPU's stre
     settings.budget = budget;
     const sim::mip::MipImage cpu =
         sim::mip::streaming_mip(renderer.stream(), settings.axis, sim::mip::detail_budget(renderer.stream(), budget));
-    CHECK(differing(render_mip(context, renderer, settings), cpu) == 0);
+    CHECK(differing(passes::render_mip_image(context, renderer, settings), cpu) == 0);
   }
   CHECK(context.validation_error_count() == 0);
 }
@@ -120,9 +90,9 @@ TEST_CASE("a turned ray cast differs from the axis view but keeps its maximum", 
   passes::MipRenderer renderer(context, volume, 1);
   passes::MipSettings settings;
   settings.method = MipMethod::RayCast;
-  const sim::mip::MipImage straight = render_mip(context, renderer, settings);
+  const sim::mip::MipImage straight = passes::render_mip_image(context, renderer, settings);
   settings.yaw_degrees = 30.0f;
-  const sim::mip::MipImage turned = render_mip(context, renderer, settings);
+  const sim::mip::MipImage turned = passes::render_mip_image(context, renderer, settings);
   CHECK(differing(straight, turned) > 0);
   const uint32_t highest = *std::max_element(volume.values.begin(), volume.values.end());
   CHECK(*std::max_element(turned.values.begin(), turned.values.end()) <= highest);

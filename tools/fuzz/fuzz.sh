@@ -61,7 +61,9 @@ fuzz_one() {
   if MENISCUS_FUZZ_STATS="$stats" "$build/fuzz/fuzz_$target" "${limit[@]}" -timeout="$timeout" \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/artifacts/$target/" \
       "$build/corpus/$target" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
-    echo "fuzz.sh: $target (${runs:+$runs inputs}${runs:-$seconds s}, $timeout s per input): $(grep -E "^stat::number_of_executed_units" "$log" | tail -1)"
+    local budget="$seconds s"
+    [[ -n "$runs" ]] && budget="$runs inputs"
+    echo "fuzz.sh: $target ($budget, $timeout s per input): $(grep -E "^stat::number_of_executed_units" "$log" | tail -1)"
   else
     echo "fuzz.sh: $target FAILED; the end of $log:"
     tail -40 "$log"

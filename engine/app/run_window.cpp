@@ -52,7 +52,6 @@ int run_headless(const RunOptions& options) {
 void reset_stage(sim::Stage& stage, std::string& refusal) {
   try {
     stage.reset();
-    refusal.clear();
   } catch (const DeviceMemoryError& error) {
     refusal = error.what();
     std::fprintf(stderr, "meniscus: %s\n", error.what());
@@ -95,6 +94,7 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
     if (ImGui::Button("step")) renderer.paused = renderer.step_once = true;
     ImGui::SameLine();
     const bool reset = ImGui::Button("reset");
+    if (reset) refusal.clear();  // a new request: only its own refusals are shown
     StageSet& stages = renderer.stages();
     for (size_t i = 0; i < stages.size(); ++i) {
       sim::Stage* stage = &stages.stage(i);
@@ -107,7 +107,10 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
                                                 control.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
         reset_wanted |= changed && control.resets;
       }
-      if (reset_wanted) reset_stage(*stage, refusal);
+      if (reset_wanted) {
+        refusal.clear();
+        reset_stage(*stage, refusal);
+      }
       ImGui::PopID();
     }
     if (!refusal.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", refusal.c_str());

@@ -86,12 +86,11 @@ class DeviceArray {
   }
   void grow_keeping(size_t n, size_t used, const char* what = "a device array") {
     if (n <= size_) return;
-    const size_t capacity = std::max(n, 2 * size_);
-    T* fresh = static_cast<T*>(device_allocate(sizeof(T) * capacity, what));
-    if (data_ && used) MENISCUS_SIM_CUDA_CHECK(cudaMemcpy(fresh, data_, sizeof(T) * used, cudaMemcpyDeviceToDevice));
-    if (data_) cudaFree(data_);
-    data_ = fresh;
-    size_ = capacity;
+    DeviceArray fresh;  // frees the new block if the copy throws
+    fresh.reserve(std::max(n, 2 * size_), what);
+    if (data_ && used)
+      MENISCUS_SIM_CUDA_CHECK(cudaMemcpy(fresh.data_, data_, sizeof(T) * used, cudaMemcpyDeviceToDevice));
+    swap(fresh);  // `fresh` frees the old block
   }
   T* get() const { return data_; }
   size_t size() const { return size_; }
@@ -132,6 +131,7 @@ class DeviceGrowth {
   template <class T>
   void reserve(DeviceArray<T>& array, size_t n, const char* what) {
     if (n <= array.size()) return;
+    undo_.reserve(undo_.size() + 1);  // nothing below throws once the new block is swapped in
     auto old = std::make_shared<DeviceArray<T>>();
     old->reserve(n, what);  // the new allocation, swapped in below
     array.swap(*old);

@@ -108,14 +108,19 @@ void SphCuda::release() noexcept {
 // go back to those the stage runs with, and it goes on from where it was.
 void SphCuda::reset() {
   SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  sph::Setup setup = sph::prepare(params_);
-  sph::EmitterSchedule emitters(params_);
+  sph::Setup setup{};
+  sph::EmitterSchedule emitters(applied_);
   try {
+    setup = sph::prepare(params_);
+    emitters = sph::EmitterSchedule(params_);
     reserve_for(setup, emitters);
   } catch (const DeviceMemoryError& error) {
-    params_ = applied_;
+    params_ = sph::settings_without_reset(applied_, params_);
     throw DeviceMemoryError("sph (cuda): room for " + std::to_string(setup.capacity) + " particles: " + error.what() +
                             (running_ ? "; the stage goes on with its previous settings" : ""));
+  } catch (...) {
+    params_ = sph::settings_without_reset(applied_, params_);
+    throw;
   }
   running_ = true;
   applied_ = params_;

@@ -128,4 +128,12 @@ void refresh_constants(const SphParams& params, Constants& constants) {
   constants.surface_tension = params.surface_tension;
 }
 
+SphParams settings_without_reset(const SphParams& applied, const SphParams& live) {
+  SphParams kept = applied;
+  kept.viscosity = live.viscosity;
+  kept.boundary_viscosity = live.boundary_viscosity;
+  kept.surface_tension = live.surface_tension;
+  return kept;
+}
+
 }  // namespace meniscus::sim::sph

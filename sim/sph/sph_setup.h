@@ -76,4 +76,8 @@ std::vector<StageControl> stage_controls(SphParams& params, float scene_radius, 
 // Copies the sliders' material settings into the solver's constants (at each step).
 void refresh_constants(const SphParams& params, Constants& constants);
 
+// `applied` with the settings that take effect without a reset (the material sliders) taken
+// from `live`: what a stage goes back to when a reset it was asked for cannot be made.
+SphParams settings_without_reset(const SphParams& applied, const SphParams& live);
+
 }  // namespace meniscus::sim::sph

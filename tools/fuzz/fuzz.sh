@@ -35,6 +35,7 @@ while (($#)); do
     *) targets+=("$1"); shift ;;
   esac
 done
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs wants a positive integer, got '$jobs'" >&2; exit 2; }
 all_targets=(nrrd nhdr vtk ply_ascii ply_binary obj vdb scene)
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/core/context.h"
@@ -109,11 +110,11 @@ void SphCuda::release() noexcept {
 void SphCuda::reset() {
   SPH_CUDA_CHECK(cudaStreamSynchronize(stream_));
   sph::Setup setup{};
-  sph::EmitterSchedule emitters(applied_);
+  std::optional<sph::EmitterSchedule> emitters;
   try {
     setup = sph::prepare(params_);
-    emitters = sph::EmitterSchedule(params_);
-    reserve_for(setup, emitters);
+    emitters.emplace(params_);
+    reserve_for(setup, *emitters);
   } catch (const DeviceMemoryError& error) {
     params_ = sph::settings_without_reset(applied_, params_);
     throw DeviceMemoryError("sph (cuda): room for " + std::to_string(setup.capacity) + " particles: " + error.what() +
@@ -125,7 +126,7 @@ void SphCuda::reset() {
   running_ = true;
   applied_ = params_;
   setup_ = std::move(setup);
-  emitters_ = std::move(emitters);
+  emitters_ = std::move(*emitters);
   const uint32_t cells = setup_.grid.cells();
   upload(rank_.get(), setup_.rank.data(), cells);
   upload(boundary_position_.get(), setup_.boundary.position.data(), setup_.boundary.position.size());

@@ -6,7 +6,7 @@
 // allocation limit, on a GPU by a ballast allocation of what is free beyond the cap.
 // Exits with MENISCUS_SKIP_CODE (ctest: skipped) and says why when no CUDA device answers.
 #if MENISCUS_HAS_CUDA
-#include <cuda_runtime.h>
+#include "sim/common/cuda_support.cuh"
 #endif
 
 #include <algorithm>
@@ -188,10 +188,9 @@ int run() {
   std::printf("SKIP: built without the CUDA backend\n");
   return MENISCUS_SKIP_CODE;
 #else
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    cudaGetLastError();
-    std::printf("SKIP: no CUDA device\n");
+  std::string why;
+  if (!sim::cuda_device_answers(&why)) {
+    std::printf("SKIP: %s\n", why.c_str());
     return MENISCUS_SKIP_CODE;
   }
   run_checks();

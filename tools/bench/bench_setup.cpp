@@ -2,6 +2,8 @@
 
 #include <malloc.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <sstream>
 
@@ -18,6 +20,21 @@ std::unique_ptr<tbb::global_control> benchmark_environment(int threads) {
 std::string BenchFlags::value() {
   if (at_ + 1 >= argc_) throw InputError(flag() + ": missing value");
   return argv_[++at_];
+}
+
+int BenchFlags::positive() {
+  const std::string name = flag(), text = value();
+  int n = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (error != std::errc() || end != text.data() + text.size() || n < 1)
+    throw InputError(name + ": expected a positive integer, got '" + text + "'");
+  return n;
+}
+
+double upper_median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
 }
 
 std::vector<std::string> split_list(const std::string& text) {

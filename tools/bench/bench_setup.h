@@ -26,6 +26,8 @@ class BenchFlags {
   bool next() { return ++at_ < argc_; }
   std::string flag() const { return argv_[at_]; }
   std::string value();
+  // value() as an integer >= 1 (InputError "<flag>: expected a positive integer, got '...'").
+  int positive();
 
  private:
   int argc_;
@@ -35,6 +37,9 @@ class BenchFlags {
 
 // The items of a comma-separated flag value, in order.
 std::vector<std::string> split_list(const std::string& text);
+
+// The middle of the timings (the upper one of two); 0 for none.
+double upper_median(std::vector<double> values);
 
 // Prints the object as one line and flushes, so a killed run keeps what it measured.
 void print_line(const profile::JsonWriter& json);

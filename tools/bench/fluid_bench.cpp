@@ -104,11 +104,6 @@ const std::vector<Config> kConfigs{
     {"curvature_flow_quarter_foam", passes::FluidFilter::CurvatureFlow, 4, 15, true},
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
 }  // namespace
 
 int run_fluid(int argc, char** argv) {
@@ -143,7 +138,7 @@ int run_fluid(int argc, char** argv) {
         }
         chain.push_back(total);
       }
-      const double smooth = median(samples["fluid.smooth"]), whole = median(chain);
+      const double smooth = upper_median(samples["fluid.smooth"]), whole = upper_median(chain);
       if (config.filter == passes::FluidFilter::Bilateral) {
         baseline_smooth = smooth;
         baseline_chain = whole;
@@ -162,7 +157,7 @@ int run_fluid(int argc, char** argv) {
       json.key("foam").value(config.foam ? "on" : "off");
       json.key("repeat").value(uint64_t(o.repeat));
       json.key("pass_ms").begin_object();
-      for (const auto& [name, values] : samples) json.key(name).value(median(values));
+      for (const auto& [name, values] : samples) json.key(name).value(upper_median(values));
       json.end_object();
       json.key("smooth_ms").value(smooth);
       json.key("chain_ms").value(whole);

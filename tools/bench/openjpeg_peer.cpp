@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "tools/bench/bench_setup.h"
 #include "tools/bench/wavelet_peers.h"
 
 namespace meniscus::bench {
@@ -54,11 +55,6 @@ double encode_ms(uint32_t width, uint32_t height, int levels, bool irreversible,
   return ms;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 // Code-blocks of side `size` in a one-tile encode with default (2^15) precincts: every subband
 // of every resolution is cut into blocks from its origin.
 long codeblocks(uint32_t width, uint32_t height, int levels, uint32_t size) {
@@ -87,13 +83,13 @@ std::optional<OpenJpegDwtTime> openjpeg_dwt(uint32_t width, uint32_t height, int
     small_blocks.push_back(encode_ms(width, height, 0, irreversible, threads, kCodeblock / 2));
   }
   OpenJpegDwtTime t;
-  t.encode_ms = median(with);
-  t.encode_zero_levels_ms = median(without);
+  t.encode_ms = upper_median(with);
+  t.encode_zero_levels_ms = upper_median(without);
   t.raw_dwt_ms = t.encode_ms - t.encode_zero_levels_ms;
   // The cost of a code-block, from the same no-DWT encode cut into four times as many; the
   // levels' subbands need `extra` more blocks than the undivided image.
   const long base = codeblocks(width, height, 0, kCodeblock);
-  t.codeblock_us = 1e3 * (median(small_blocks) - t.encode_zero_levels_ms) /
+  t.codeblock_us = 1e3 * (upper_median(small_blocks) - t.encode_zero_levels_ms) /
                    double(codeblocks(width, height, 0, kCodeblock / 2) - base);
   t.extra_codeblocks = codeblocks(width, height, levels, kCodeblock) - base;
   t.dwt_ms = t.raw_dwt_ms - std::max(0.0, t.codeblock_us) * 1e-3 * double(t.extra_codeblocks);

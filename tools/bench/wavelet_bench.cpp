@@ -53,20 +53,14 @@ Options parse(int argc, char** argv) {
   Options o;
   for (BenchFlags flags(argc, argv); flags.next();) {
     const std::string flag = flags.flag();
-    auto positive = [&]() {
-      const std::string v = flags.value();
-      const int n = std::atoi(v.c_str());
-      if (n < 1) throw InputError(flag + ": expected a positive integer, got '" + v + "'");
-      return n;
-    };
     if (flag == "--threads")
-      o.threads = positive();
+      o.threads = flags.positive();
     else if (flag == "--repeat")
-      o.repeat = positive();
+      o.repeat = flags.positive();
     else if (flag == "--levels")
-      o.levels = positive();
+      o.levels = flags.positive();
     else if (flag == "--volume")
-      o.volume = uint32_t(positive());
+      o.volume = uint32_t(flags.positive());
     else if (flag == "--size") {
       const std::string v = flags.value();
       if (std::sscanf(v.c_str(), "%ux%u", &o.width, &o.height) != 2 || o.width < 2 || o.height < 2)
@@ -82,11 +76,6 @@ Options parse(int argc, char** argv) {
       throw InputError("unknown flag '" + flag + "'");
   }
   return o;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 // A 16-bit image or volume: smooth structure plus a little noise, as a scan looks.
@@ -117,7 +106,7 @@ double our_cpu_ms(const std::vector<T>& input, const Shape& shape, Wavelet w, in
     forward_cpu(std::span<T>(data), shape, w, levels);
     ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   }
-  return median(ms);
+  return upper_median(ms);
 }
 
 // The same with the lifting loops held to the build's x86-64 baseline (the instruction set a
@@ -144,7 +133,7 @@ double our_cuda_ms(const std::vector<T>& input, const Shape& shape, Wavelet w, i
     data = input;
     ms.push_back(forward_cuda(data.data(), data.size(), shape, w, levels));
   }
-  return median(ms);
+  return upper_median(ms);
 }
 
 double memory_bandwidth_gb_per_s() {
@@ -158,7 +147,7 @@ double memory_bandwidth_gb_per_s() {
     });
     ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   }
-  return 2.0 * double(n) * sizeof(float) / (median(ms) * 1e6);
+  return 2.0 * double(n) * sizeof(float) / (upper_median(ms) * 1e6);
 }
 
 profile::JsonWriter line(const char* which) {

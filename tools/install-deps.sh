@@ -11,6 +11,8 @@ packages=(
   catch2 libglm-dev libtomlplusplus-dev libpng-dev libtbb-dev libopenvdb-dev
   libnanoflann-dev
   libopenjp2-7-dev libgsl-dev
+  # NIfTI volumes (.nii.gz) are gzip-compressed.
+  zlib1g-dev
   xvfb xauth
   # The fuzz targets (tools/fuzz): clang, and libFuzzer in its runtime (only recommended by clang).
   clang libclang-rt-14-dev

@@ -269,6 +269,77 @@ void parse_wavelet_command(Args& args, Command& command) {
   if (o.levels == 0) throw InputError("meniscus wavelet: --levels L is required");
 }
 
+// "i,j,k" or "i,j,k,r": a seed's centre and radius (`radius` when none is given).
+glm::vec4 parse_seed(std::string_view flag, const std::string& text, float radius) {
+  std::vector<std::string> parts(1);
+  for (const char c : text) {
+    if (c == ',') parts.emplace_back();
+    else parts.back().push_back(c);
+  }
+  const std::string bad = std::string(flag) + ": expected x,y,z or x,y,z,r (r > 0), got '" + text + "'";
+  if (parts.size() != 3 && parts.size() != 4) throw InputError(bad);
+  glm::vec4 seed(0.0f, 0.0f, 0.0f, radius);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    char* end = nullptr;
+    seed[int(i)] = std::strtof(parts[i].c_str(), &end);
+    if (parts[i].empty() || *end != '\0' || !std::isfinite(seed[int(i)])) throw InputError(bad);
+  }
+  if (!(seed.w > 0.0f)) throw InputError(bad);
+  return seed;
+}
+
+void parse_segment(Args& args, Command& command) {
+  SegmentOptions& o = command.segment;
+  if (args.done()) throw InputError("meniscus segment: missing input (a volume: .nrrd, .nhdr, .vtk, .nii or .nii.gz)");
+  o.input = args.take();
+  using F = Flag<SegmentOptions>;
+  const std::vector<F> flags = {
+      {"-o", [](SegmentOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
+      {"--output", [](SegmentOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
+      {"--seed", [](SegmentOptions& o, Args& a, std::string_view f) { o.seeds.push_back(parse_seed(f, a.value(f), 2.0f)); }},
+      {"--seed-mm", [](SegmentOptions& o, Args& a, std::string_view f) { o.seeds_mm.push_back(parse_seed(f, a.value(f), 2.0f)); }},
+      {"--init-mask",
+       [](SegmentOptions& o, Args& a, std::string_view f) {
+         const std::string text = a.value(f);
+         const size_t comma = text.find(',');
+         if (comma == std::string::npos) throw InputError("--init-mask: expected LO,HI, got '" + text + "'");
+         o.init_mask = glm::vec2(parse_number(f, text.substr(0, comma), -1e30f, 1e30f),
+                                 parse_number(f, text.substr(comma + 1), -1e30f, 1e30f));
+         if (!(o.init_mask->x <= o.init_mask->y)) throw InputError("--init-mask: LO must not exceed HI, got '" + text + "'");
+       }},
+      {"--lower", [](SegmentOptions& o, Args& a, std::string_view f) { o.lower = parse_number(f, a.value(f), -1e30f, 1e30f); }},
+      {"--upper", [](SegmentOptions& o, Args& a, std::string_view f) { o.upper = parse_number(f, a.value(f), -1e30f, 1e30f); }},
+      {"--curvature", [](SegmentOptions& o, Args& a, std::string_view f) { o.curvature = parse_number(f, a.value(f), 0.0f, 0.99f); }},
+      {"--data-term",
+       [](SegmentOptions& o, Args& a, std::string_view f) {
+         o.data_term = a.value(f);
+         if (o.data_term != "linear" && o.data_term != "tanh")
+           throw InputError("--data-term: expected linear or tanh, got '" + o.data_term + "'");
+       }},
+      {"--steps", [](SegmentOptions& o, Args& a, std::string_view f) { o.steps = int(parse_count(f, a.value(f), 0)); }},
+      {"--until-converged", [](SegmentOptions& o, Args&, std::string_view) { o.steps.reset(); }},
+      {"--rms", [](SegmentOptions& o, Args& a, std::string_view f) { o.rms = parse_number(f, a.value(f), 0.0f, 1e3f); }},
+      {"--max-steps", [](SegmentOptions& o, Args& a, std::string_view f) { o.max_steps = int(parse_count(f, a.value(f), 1)); }},
+      {"--sim",
+       [](SegmentOptions& o, Args& a, std::string_view f) {
+         o.sim = a.value(f);
+         if (o.sim != "cpu" && o.sim != "cuda") throw InputError("--sim: expected cpu or cuda, got '" + o.sim + "'");
+       }},
+  };
+  parse_flags(args, o, flags, "segment");
+  if (!o.lower || !o.upper) throw InputError("meniscus segment: --lower L and --upper U are required");
+  if (!(*o.lower < *o.upper))
+    throw InputError("meniscus segment: --lower (" + std::to_string(*o.lower) + ") must be below --upper (" +
+                     std::to_string(*o.upper) + ")");
+  if (o.seeds.empty() && o.seeds_mm.empty() && !o.init_mask)
+    throw InputError("meniscus segment: give at least one --seed i,j,k[,r], --seed-mm x,y,z[,r] or --init-mask LO,HI");
+  if (o.output.empty()) throw InputError("meniscus segment: -o out.nrrd|out.vdb|out.ply is required");
+  const std::string ext = o.output.extension().string();
+  if (ext != ".nrrd" && ext != ".vdb" && ext != ".ply")
+    throw InputError("-o: expected a .nrrd (mask), .vdb (level set) or .ply (surface) file, got '" + o.output.string() + "'");
+}
+
+
 // Every verb `meniscus` knows. A new verb is one row here, one in usage_text(), one Verb value
 // and its case in main().
 struct VerbEntry {
@@ -283,6 +354,7 @@ constexpr VerbEntry kVerbs[] = {
     {"mesh", Verb::Mesh, parse_mesh},
     {"levelset", Verb::LevelSet, parse_levelset},
     {"reconstruct", Verb::Reconstruct, parse_reconstruct},
+    {"segment", Verb::Segment, parse_segment},
     {"wavelet", Verb::Wavelet, parse_wavelet_command},
     {"help", Verb::Help, nullptr},
     {"--help", Verb::Help, nullptr},
@@ -308,6 +380,10 @@ std::string usage_text() {
          "                       [--speed F] [--scheme upwind|weno5] [--steps N | --time T | --until-converged]\n"
          "                       [--max-steps N] [--sim cpu|cuda]\n"
          "  meniscus reconstruct <points.ply|.obj> --depth D -o out.ply|.vdb [--start-depth d] [--alpha A]\n"
+         "  meniscus segment <volume.nrrd|.nhdr|.vtk|.nii|.nii.gz> --seed i,j,k[,r]... --lower L --upper U\n"
+         "                       -o out.nrrd|.vdb|.ply [--seed-mm x,y,z[,r]]... [--init-mask LO,HI]\n"
+         "                       [--curvature W] [--data-term linear|tanh] [--steps N | --until-converged]\n"
+         "                       [--rms E] [--max-steps N] [--sim cpu|cuda]\n"
          "  meniscus wavelet <volume> --wavelet haar|5/3|9/7|dd97|dd137 --levels L [--integer] [--sim cpu|cuda]\n"
          "                       [-o coeffs.raw]\n"
          "  meniscus help | --version\n"
@@ -330,7 +406,7 @@ Command parse_cli(int argc, const char* const* argv) {
     if (entry.parse) entry.parse(args, command);
     return command;
   }
-  throw InputError("unknown command '" + word + "' (expected run, capture, mesh, levelset, reconstruct, wavelet, help or --version)");
+  throw InputError("unknown command '" + word + "' (expected run, capture, mesh, levelset, reconstruct, segment, wavelet, help or --version)");
 }
 
 }  // namespace meniscus

@@ -3,13 +3,16 @@
 // flag and the bad value; main() prints it with the usage and exits with 2.
 #include <optional>
 #include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
 
 #include "engine/app/capture.h"
 #include "engine/app/run_window.h"
 
 namespace meniscus {
 
-enum class Verb { Run, Capture, Mesh, LevelSet, Reconstruct, Wavelet, Help, Version };
+enum class Verb { Run, Capture, Mesh, LevelSet, Reconstruct, Segment, Wavelet, Help, Version };
 
 // `meniscus mesh <volume> --iso V -o out.ply`: marching cubes through the HistoPyramid.
 struct MeshOptions {
@@ -46,6 +49,23 @@ struct ReconstructOptions {
   float alpha = 0.1f;      // curvature weight α: higher bypasses noise and outliers
 };
 
+// `meniscus segment <volume> --seed i,j,k[,r]... --lower L --upper U -o out.nrrd|.vdb|.ply`:
+// level-set segmentation (sim/levelset/segmentation.h).
+struct SegmentOptions {
+  std::filesystem::path input;
+  std::filesystem::path output;
+  std::vector<glm::vec4> seeds;     // voxel indices of the input and a radius in voxels
+  std::vector<glm::vec4> seeds_mm;  // millimetres from the first sample, radius in millimetres
+  std::optional<glm::vec2> init_mask;  // start from the samples with intensity in [x, y] instead
+  std::optional<float> lower, upper;
+  float curvature = 0.2f;  // w = 1 − c0
+  std::string data_term = "linear";  // linear | tanh
+  std::optional<int> steps;  // a fixed number of steps; otherwise until converged
+  float rms = 0.02f;         // --until-converged: ITK's MaximumRMSError
+  int max_steps = 10000;
+  std::string sim = "cpu";
+};
+
 // `meniscus wavelet <volume> --wavelet W --levels L`: volume -> coefficients -> reconstruction.
 struct WaveletOptions {
   std::string volume;
@@ -63,6 +83,7 @@ struct Command {
   MeshOptions mesh;
   LevelSetOptions levelset;
   ReconstructOptions reconstruct;
+  SegmentOptions segment;
   WaveletOptions wavelet;
 };
 

@@ -9,6 +9,7 @@
 #include "engine/app/levelset_command.h"
 #include "engine/app/mesh_command.h"
 #include "engine/app/reconstruct_command.h"
+#include "engine/app/segment_command.h"
 #include "engine/app/wavelet_command.h"
 #include "engine/core/error.h"
 #include "engine/core/input_limits.h"
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
         return evolve_level_set(command.levelset);
       case Verb::Reconstruct:
         return reconstruct_points(command.reconstruct);
+      case Verb::Segment:
+        return segment_volume(command.segment);
       case Verb::Wavelet:
         return transform_volume(command.wavelet);
       case Verb::Capture: {

@@ -10,6 +10,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/input_limits.h"
+#include "sim/histopyramid/nifti_io.h"
 #include "sim/histopyramid/slice_pattern.h"
 
 namespace meniscus::sim {
@@ -281,6 +282,19 @@ Volume load_raw(const std::filesystem::path& path, glm::uvec3 dims, const std::s
   return v;
 }
 
+void write_nrrd_mask(const std::filesystem::path& path, const Volume& grid, const std::vector<uint8_t>& mask) {
+  if (mask.size() != size_t(grid.dims.x) * grid.dims.y * grid.dims.z)
+    throw std::invalid_argument("write_nrrd_mask: the mask does not match the grid");
+  std::ofstream out(path, std::ios::binary);
+  if (!out) fail(path, "cannot open for writing");
+  out << "NRRD0004\n# a label mask written by meniscus (1 inside)\ntype: uint8\ndimension: 3\n"
+      << "sizes: " << grid.dims.x << ' ' << grid.dims.y << ' ' << grid.dims.z << "\n"
+      << "spacings: " << grid.spacing.x << ' ' << grid.spacing.y << ' ' << grid.spacing.z << "\n"
+      << "encoding: raw\n\n";
+  out.write(reinterpret_cast<const char*>(mask.data()), std::streamsize(mask.size()));
+  if (!out) fail(path, "write failed");
+}
+
 Volume load_volume(const std::string& source) {
   const size_t colon = source.find(':');
   std::error_code error;  // a name the system refuses (too long) is not a file either
@@ -294,9 +308,10 @@ Volume load_volume(const std::string& source) {
   const std::filesystem::path path(source);
   limits::require_regular_file(path, "volume");
   const std::string suffix = path.extension().string();
+  if (is_nifti_path(path)) return load_nifti(path);
   if (suffix == ".nrrd" || suffix == ".nhdr") return load_nrrd(path);
   if (suffix == ".vtk") return load_vtk_structured_points(path);
-  throw InputError(source + ": unknown volume format '" + suffix + "' (.nrrd, .nhdr, .vtk, or a field like cayley:128)");
+  throw InputError(source + ": unknown volume format '" + suffix + "' (.nrrd, .nhdr, .vtk, .nii, .nii.gz, or a field like cayley:128)");
 }
 
 }  // namespace meniscus::sim

@@ -73,8 +73,8 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
           }
           if (p.rescaling_speed) {
             const float s = centre[0] / std::sqrt(centre[0] * centre[0] + 1.0f);
-            l += s * (1.0f - godunov_norm(g, s));
-            speed += sqrt3;
+            l += p.rescaling_weight * (s * (1.0f - godunov_norm(g, s)));
+            speed += sqrt3 * p.rescaling_weight;
           }
           r[SortedTileList::voxel_index(x, y, z)] = l;
           fastest = std::max(fastest, speed);

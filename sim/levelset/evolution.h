@@ -24,7 +24,11 @@ struct EvolutionParams {
   // The paper's extra term sgn(φ)(1 − |∇φ|) (smoothed sign), keeping φ near a distance
   // function without a separate reinitialisation.
   bool rescaling_speed = false;
-  float cfl = 0.5f;      // Courant number ν: dt = ν / (Σ_a |U_a| + √3 |F| + 6α [+ √3])
+  // Its weight β: β S(φ)(1 − |∇φ|). 1 where the other speeds are of order one voxel per unit
+  // time; a field in other units (a segmentation's intensities) scales it to match, or the
+  // front outruns it and φ steepens where the front comes to rest.
+  float rescaling_weight = 1.0f;
+  float cfl = 0.5f;      // Courant number ν: dt = ν / (Σ_a |U_a| + √3 |F| + 6α [+ √3 β])
   ReinitParams reinit;   // iterations > 0: the reinitialisation PDE after every step
 };
 

@@ -34,13 +34,15 @@ class GpuLevelSetEvolution {
   void queue_step(GpuSortedTileList& list, float max_dt = std::numeric_limits<float>::infinity());
 
   const GpuEvolutionParams& params() const { return params_; }
-  const TileStatus& last_status() const { return status_; }
+  const TileStatus& last_status() const { return last_.status; }
+  // The counters step() read back (its management's status, the front's change).
+  const GpuStlCounters& last_counters() const { return last_; }
 
  private:
   void queue(GpuSortedTileList& list, float t, bool device_time, float max_dt);
 
   GpuEvolutionParams params_;
-  TileStatus status_;
+  GpuStlCounters last_;
 };
 
 }  // namespace meniscus::sim::levelset

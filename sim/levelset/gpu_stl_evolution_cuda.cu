@@ -42,9 +42,11 @@ constexpr Stage kRk3[] = {{0.0f, 1.0f, 0.0f}, {0.75f, 0.25f, 1.0f}, {1.0f / 3.0f
 struct RateParams {
   float t;
   float normal_speed;
+  ThresholdSpeed threshold;
   FieldVelocity velocity;
   float alpha;
   bool rescaling_speed;
+  float rescaling_weight;
   float sqrt3;
 };
 
@@ -143,8 +145,8 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
       const glm::vec3 voxel = origin + glm::vec3(x, y, z);
       const OneSidedGradient g = one_sided_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ);
       float speed = 0;
-      if (p.normal_speed != 0.0f) {
-        const float f = p.normal_speed;
+      if (p.normal_speed != 0.0f || p.threshold.volume) {
+        const float f = p.threshold.volume ? threshold_speed_at(p.threshold, voxel) : p.normal_speed;
         l -= f * godunov_norm(g, f);
         speed += p.sqrt3 * fabsf(f);
       }
@@ -159,8 +161,8 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
       }
       if (p.rescaling_speed) {
         const float s = centre[0] / sqrtf(centre[0] * centre[0] + 1.0f);
-        l += s * (1.0f - godunov_norm(g, s));
-        speed += p.sqrt3;
+        l += p.rescaling_weight * (s * (1.0f - godunov_norm(g, s)));
+        speed += p.sqrt3 * p.rescaling_weight;
       }
       fastest = fastest < speed ? speed : fastest;
     }
@@ -183,6 +185,8 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
 __global__ void begin_step(GpuStlCounters* counters, uint32_t* speed_bits, float t, bool device_time) {
   if (counters->frozen != GpuStlFrozen::kNo) return;
   counters->step_start = device_time ? float(counters->time) : t;
+  counters->front_squares = 0;
+  counters->front_voxels = 0;
   *speed_bits = 0;
 }
 
@@ -217,6 +221,8 @@ template <bool kFirst, bool kKeepBase, bool kLast>
 __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const float* rate, float* base, Stage s,
                                                              float snap) {
   __shared__ uint2 warp_flags[kStageBlock / 32];
+  double front_squares = 0;  // this thread's share of the step's change over the front
+  uint32_t front_voxels = 0;
   if (gpu::frozen(view)) return;  // the whole grid
   const ListView list = gpu::live(view);
   const float dt = list.counters->dt;
@@ -243,7 +249,13 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const
       next = next < -gamma ? -gamma : gamma < next ? gamma : next;  // std::clamp
       if (kLast && fabsf(next) > snap) next = copysignf(gamma, next);
       *phi = next;
-      if (kLast) flags = gpu::voxel_flags(next, gamma, voxel);
+      if (kLast) {
+        flags = gpu::voxel_flags(next, gamma, voxel);
+        if (fabsf(phi_n) <= 0.5f) {
+          front_squares += double(next - phi_n) * double(next - phi_n);
+          ++front_voxels;
+        }
+      }
     }
     if (!kLast) continue;
     flags.x = __reduce_or_sync(kFullMask, flags.x);
@@ -257,6 +269,16 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const
       list.border[id] = warp_flags[warp].y | warp_flags[warp + 1].y;
     }
     __syncthreads();  // before the next tiles' flags overwrite these
+  }
+  if constexpr (kLast) {
+    for (int step = 16; step > 0; step >>= 1) {
+      front_squares += __shfl_xor_sync(kFullMask, front_squares, step);
+      front_voxels += __shfl_xor_sync(kFullMask, front_voxels, step);
+    }
+    if ((threadIdx.x & 31) == 0 && front_voxels) {
+      atomicAdd(&list.counters->front_squares, front_squares);
+      atomicAdd(&list.counters->front_voxels, front_voxels);
+    }
   }
 }
 
@@ -274,6 +296,8 @@ GpuLevelSetEvolution::GpuLevelSetEvolution(GpuEvolutionParams params) : params_(
   if (params_.alpha < 0.0f) throw std::invalid_argument("GpuLevelSetEvolution: alpha must be >= 0");
   if (params_.velocity.kind == FieldVelocity::Kind::kEnright && params_.velocity.resolution <= 0)
     throw std::invalid_argument("GpuLevelSetEvolution: the Enright field needs a resolution > 0");
+  if (params_.threshold.volume && params_.normal_speed != 0.0f)
+    throw std::invalid_argument("GpuLevelSetEvolution: a threshold field and a constant normal speed at once");
 }
 
 void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_time, float max_dt) {
@@ -284,7 +308,8 @@ void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_t
   s.allocate_rates(rk3);
   const uint32_t units = std::min(std::max(s.allocated, 1u), kMaxComputeUnits);
   const float snap = s.gamma - kDefaultBandSnap;
-  const RateParams p{0.0f, params_.normal_speed, params_.velocity, params_.alpha, params_.rescaling_speed, std::sqrt(3.0f)};
+  const RateParams p{0.0f, params_.normal_speed, params_.threshold, params_.velocity, params_.alpha, params_.rescaling_speed,
+                     params_.rescaling_weight, std::sqrt(3.0f)};
   launch<begin_step>({1, 1}, s.counters.get(), s.speed_bits.get(), t, device_time);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   for (int k = 0; k < count; ++k) {
@@ -311,7 +336,7 @@ void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_t
 float GpuLevelSetEvolution::step(GpuSortedTileList& list, float t, float max_dt) {
   queue(list, t, /*device_time=*/false, max_dt);
   const GpuStlCounters c = list.counters();  // the step's one host wait: dt and status
-  status_ = c.status;
+  last_ = c;
   if (!std::isfinite(c.dt)) throw std::invalid_argument("TvdRungeKutta::step: nothing moves and no max_dt bounds the step");
   return c.dt;
 }

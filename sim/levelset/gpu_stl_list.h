@@ -51,6 +51,10 @@ struct GpuStlCounters {
   float dt = 0;             // the last evolution step's
   float step_start = 0;     // that step's start time (the t its rates were evaluated at)
   double time = 0;          // time advanced by steps queued on device time (queue_step)
+  // The last step's change of φ over the front (|φ| <= ½ before it), for ITK's RMS measure:
+  // the sum of squared changes and how many voxels it counts.
+  double front_squares = 0;
+  uint32_t front_voxels = 0;
 };
 
 // Whether the CUDA backend is built and a device answers; `why` says why not.

@@ -16,6 +16,7 @@ EvolutionParams to_cpu_params(const GpuEvolutionParams& g) {
   }
   p.alpha = g.alpha;
   p.rescaling_speed = g.rescaling_speed;
+  p.rescaling_weight = g.rescaling_weight;
   p.cfl = g.cfl;
   return p;
 }
@@ -31,6 +32,7 @@ GpuEvolutionParams from_cpu_params(const EvolutionParams& cpu, float normal_spee
   g.velocity = cpu.velocity ? velocity : FieldVelocity{};
   g.alpha = cpu.alpha;
   g.rescaling_speed = cpu.rescaling_speed;
+  g.rescaling_weight = cpu.rescaling_weight;
   g.cfl = cpu.cfl;
   return g;
 }

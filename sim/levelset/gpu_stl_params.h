@@ -5,15 +5,20 @@
 // command or a test states the physics once and runs it on either backend.
 #include "sim/levelset/evolution.h"
 #include "sim/levelset/gpu_stl_fields.h"
+#include "sim/levelset/threshold_speed.h"
 
 namespace meniscus::sim::levelset {
 
 struct GpuEvolutionParams {
   Scheme scheme = Scheme::kWeno5;
   float normal_speed = 0.0f;  // F, constant; 0: no normal-speed term
+  // A segmentation's data term (threshold_speed.h, its volume in device memory): when its
+  // volume is set, F is this field instead of the constant, which must then be 0.
+  ThresholdSpeed threshold;
   FieldVelocity velocity;     // U(x, t)
   float alpha = 0.0f;         // curvature weight α
   bool rescaling_speed = false;
+  float rescaling_weight = 1.0f;  // β (evolution.h)
   float cfl = 0.5f;
   // No separate reinitialisation PDE on the GPU: the rescaling-speed term is the paper's way.
 };

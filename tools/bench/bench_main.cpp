@@ -16,6 +16,7 @@ int run_reconstruct(int argc, char** argv);
 int run_wavelet(int argc, char** argv);
 int run_mip(int argc, char** argv);
 int run_raytrace(int argc, char** argv);
+int run_segment(int argc, char** argv);
 }
 
 int main(int argc, char** argv) {
@@ -32,7 +33,9 @@ int main(int argc, char** argv) {
       "       meniscus-bench mip [--size WxH] [--volume FILE] [--threads N] [--repeat R] [--levels L] [--max-depth D]\n"
       "                          [--axis x|y|z] [--budgets 0.01,0.05,0.2] [--vtk fixed_point,gpu|none] [--device NAME] [--check]\n"
       "       meniscus-bench raytrace [--threads N] [--size 1024] [--frames F] [--grid N] [--cases water,lucy,bunny]\n"
-      "                               [--mesh any.ply|.obj] [--png prefix]\n";
+      "                               [--mesh any.ply|.obj] [--png prefix]\n"
+      "       meniscus-bench segment --seed i,j,k,r... --lower L --upper U [--volume FILE] [--curvature W] [--rms E]\n"
+      "                              [--max-steps N] [--threads N] [--reference MASK] [--itk serial,parallel|none] [--sim cpu|cuda]\n";
   if (argc < 2 || !std::strcmp(argv[1], "--help")) {
     std::fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
@@ -46,6 +49,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[1], "reconstruct")) return meniscus::bench::run_reconstruct(argc - 1, argv + 1);
     if (!std::strcmp(argv[1], "wavelet")) return meniscus::bench::run_wavelet(argc - 1, argv + 1);
     if (!std::strcmp(argv[1], "mip")) return meniscus::bench::run_mip(argc - 1, argv + 1);
+    if (!std::strcmp(argv[1], "segment")) return meniscus::bench::run_segment(argc - 1, argv + 1);
     if (!std::strcmp(argv[1], "raytrace")) return meniscus::bench::run_raytrace(argc - 1, argv + 1);
   } catch (const meniscus::InputError& error) {
     std::fprintf(stderr, "meniscus-bench: %s\n", error.what());

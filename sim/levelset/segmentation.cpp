@@ -1,0 +1,103 @@
+#include "sim/levelset/segmentation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "engine/core/error.h"
+#include "sim/levelset/dense_sampling.h"
+
+namespace meniscus::sim::levelset {
+
+void check_segmentation_params(const SegmentationParams& p, const std::string& what) {
+  if (!std::isfinite(p.lower)) throw InputError(what + ": --lower must be a finite number");
+  if (!std::isfinite(p.upper)) throw InputError(what + ": --upper must be a finite number");
+  if (!(p.lower < p.upper))
+    throw InputError(what + ": --lower (" + std::to_string(p.lower) + ") must be below --upper (" +
+                     std::to_string(p.upper) + ")");
+  if (!(p.curvature >= 0.0f && p.curvature < 1.0f))
+    throw InputError(what + ": --curvature must be in [0, 1) (the fraction of curvature flow; 1 leaves no data term)");
+  if (!(p.cfl > 0.0f && p.cfl <= 1.0f)) throw InputError(what + ": cfl must be in (0, 1]");
+}
+
+SegmentationGrid segmentation_grid(const Volume& volume, float voxel_size) {
+  const std::string& name = volume.source;
+  if (volume.dims.x == 0 || volume.dims.y == 0 || volume.dims.z == 0) throw InputError(name + ": the volume is empty");
+  const glm::vec3 s = volume.spacing;
+  if (!(s.x > 0 && s.y > 0 && s.z > 0) || !std::isfinite(s.x + s.y + s.z))
+    throw InputError(name + ": spacings must be positive and finite to segment");
+  SegmentationGrid grid;
+  grid.voxel_size = voxel_size > 0.0f ? voxel_size : std::min({s.x, s.y, s.z});
+  const glm::vec3 extent = (glm::vec3(volume.dims) - 1.0f) * s / grid.voxel_size;
+  grid.dims = glm::ivec3(glm::ceil(extent - 1e-4f)) + 1;
+  const glm::ivec3 far = grid.dims + 2 * grid.margin;
+  require_representable({far.x / kTileSide, far.y / kTileSide, far.z / kTileSide}, name + ": level-set grid");
+  return grid;
+}
+
+ThresholdSpeed threshold_speed(const Volume& volume, const SegmentationGrid& grid, const SegmentationParams& params) {
+  ThresholdSpeed s;
+  s.volume = volume.values.data();
+  s.dims = glm::ivec3(volume.dims);
+  s.scale = grid.voxel_size / volume.spacing;
+  s.offset = -float(grid.margin) * s.scale;
+  s.lower = params.lower;
+  s.upper = params.upper;
+  s.propagation = 1.0f - params.curvature;
+  s.term = params.term;
+  return s;
+}
+
+float segmentation_rescaling_weight(const SegmentationParams& params) {
+  return (1.0f - params.curvature) * 0.5f * (params.upper - params.lower);
+}
+
+std::unique_ptr<Segmentation> make_segmentation(const Volume& volume, const SegmentationGrid& grid,
+                                                SortedTileList initial, const SegmentationParams& params,
+                                                SimBackend backend) {
+  if (volume.values.size() != size_t(volume.dims.x) * volume.dims.y * volume.dims.z)
+    throw InputError(volume.source + ": the sample count does not match the dimensions");
+  for (const float v : volume.values)
+    if (!std::isfinite(v)) throw InputError(volume.source + ": a sample is not a finite number (NaN or infinity)");
+  if (backend == SimBackend::Cuda) return make_segmentation_cuda(volume, grid, std::move(initial), params);
+  return make_segmentation_cpu(volume, grid, std::move(initial), params);
+}
+
+SegmentationRun run_segmentation(Segmentation& segmentation, int max_steps, double rms,
+                                 const std::function<void(const SegmentationStep&)>& after_step) {
+  SegmentationRun run;
+  const auto start = std::chrono::steady_clock::now();
+  while (run.steps < max_steps && segmentation.tiles() > 0) {
+    run.voxel_updates += double(segmentation.tiles()) * kTileVoxels;
+    run.last = segmentation.step();
+    ++run.steps;
+    run.converged = run.last.front_voxels > 0 && run.last.rms_change <= rms;
+    if (after_step) after_step(run.last);
+    if (run.converged) break;
+  }
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
+SeedSphere seed_at_sample(const Volume& volume, const SegmentationGrid& grid, glm::vec3 index, float radius) {
+  const float finest = std::min({volume.spacing.x, volume.spacing.y, volume.spacing.z});
+  return {grid.voxel_of_index(volume, index), radius * finest / grid.voxel_size};
+}
+
+std::vector<uint8_t> inside_mask(const SortedTileList& list, const Volume& volume, const SegmentationGrid& grid) {
+  // φ over the grid (one voxel more each side for the interpolation), then each sample.
+  const glm::ivec3 min_voxel(grid.margin - 1);
+  const glm::ivec3 dims = grid.dims + 2;
+  std::vector<float> phi;
+  sample_dense(list, min_voxel, dims, phi);
+  std::vector<uint8_t> mask(volume.values.size(), 0);
+  for (uint32_t z = 0; z < volume.dims.z; ++z)
+    for (uint32_t y = 0; y < volume.dims.y; ++y)
+      for (uint32_t x = 0; x < volume.dims.x; ++x) {
+        const glm::vec3 p = grid.voxel_of_index(volume, glm::vec3(x, y, z)) - glm::vec3(min_voxel);
+        mask[volume.index(x, y, z)] = sample_trilinear(phi.data(), dims, p) < 0.0f ? 1 : 0;
+      }
+  return mask;
+}
+
+}  // namespace meniscus::sim::levelset

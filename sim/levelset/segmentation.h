@@ -1,0 +1,131 @@
+#pragma once
+// Level-set segmentation of a scanned volume (Lefohn & Whitaker, seed 004): seed spheres on
+// the Sorted Tile List grow under F = c0·G(I) + (1 − c0)·κ (threshold_speed.h) until the front
+// rests on the thresholds' boundary, smoothed by curvature. Two backends behind one interface:
+// the CPU evolves the SortedTileList (evolution.h), CUDA the GPU-STL (gpu_stl_evolution.h),
+// the same equation as data on both. The thresholds and weights can change mid-run: the
+// front goes on from where it is.
+//
+// The level set lives on its own isotropic grid (curvature wants equal steps on every axis),
+// by default with voxels of the volume's smallest spacing; a scan with slices further apart
+// than its pixels is sampled trilinearly between them.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "sim/common/backend.h"
+#include "sim/histopyramid/volume.h"
+#include "sim/levelset/seed_spheres.h"
+#include "sim/levelset/sorted_tile_list.h"
+#include "sim/levelset/threshold_speed.h"
+#include "sim/levelset/upwind.h"
+
+namespace meniscus::sim::levelset {
+
+struct SegmentationParams {
+  float lower = 0.0f, upper = 0.0f;  // I_lo < I_hi, in the volume's units
+  float curvature = 0.2f;            // w = 1 − c0, in [0, 1)
+  DataTerm term = DataTerm::kLinear;
+  Scheme scheme = Scheme::kUpwind;  // first order, as ITK's sparse-field solver
+  float cfl = 0.5f;
+};
+
+// InputError naming `what` and the field: thresholds not finite or lower >= upper, a weight
+// outside [0, 1), a CFL number outside (0, 1].
+void check_segmentation_params(const SegmentationParams& params, const std::string& what);
+
+// Level-set voxel v lies at world position volume.origin + (v − margin) · voxel_size; the
+// margin leaves the band room around a structure that touches the volume's edge.
+struct SegmentationGrid {
+  float voxel_size = 1.0f;
+  int margin = 2 * kTileSide;
+  glm::ivec3 dims{0};  // level-set voxels spanning the volume (without the margin)
+
+  glm::vec3 volume_index(const Volume& volume, glm::vec3 voxel) const {
+    return (voxel - float(margin)) * voxel_size / volume.spacing;
+  }
+  glm::vec3 voxel_of_index(const Volume& volume, glm::vec3 index) const {
+    return index * volume.spacing / voxel_size + float(margin);
+  }
+};
+
+// voxel_size 0: the volume's smallest spacing. InputError naming the volume for an empty one,
+// a spacing that is not positive, or a grid beyond the tile keys.
+SegmentationGrid segmentation_grid(const Volume& volume, float voxel_size = 0.0f);
+
+// The data term's field over `volume` (values in host memory) on `grid`.
+ThresholdSpeed threshold_speed(const Volume& volume, const SegmentationGrid& grid, const SegmentationParams& params);
+
+// The weight β of the rescaling-speed term that keeps φ a distance (evolution.h): the data
+// term's largest speed inside the window, c0·(I_hi − I_lo)/2, so that it keeps pace with the
+// front in the volume's intensity units.
+float segmentation_rescaling_weight(const SegmentationParams& params);
+
+struct SegmentationStep {
+  float dt = 0.0f;
+  // ITK's MaximumRMSError measure: the root mean square of φ's change over the voxels of the
+  // front (|φ| <= ½ before the step).
+  double rms_change = 0.0;
+  size_t front_voxels = 0;  // how many voxels that measure counts (0: no front to judge by)
+  TileStatus status;
+};
+
+class Segmentation {
+ public:
+  virtual ~Segmentation() = default;
+  virtual SimBackend backend() const = 0;
+  // One CFL-limited step and its tile management.
+  virtual SegmentationStep step() = 0;
+  // New thresholds, weights or data term mid-run: φ, the tile list, the time and the step
+  // count carry on (InputError as check_segmentation_params).
+  virtual void set_params(const SegmentationParams& params) = 0;
+  // The level set on the host (CUDA: downloaded when it changed).
+  virtual const SortedTileList& list() = 0;
+  virtual size_t tiles() = 0;
+
+  const SegmentationParams& params() const { return params_; }
+  int steps() const { return steps_; }
+  double time() const { return time_; }
+
+ protected:
+  SegmentationParams params_;
+  int steps_ = 0;
+  double time_ = 0.0;
+};
+
+// `volume` must outlive the segmentation (the CPU backend reads it in place; CUDA copies it to
+// the device). `initial` is the level set to start from (seed_spheres.h, or a mask through
+// volume_level_set.h) on `grid`. CUDA throws DeviceError when no device answers.
+std::unique_ptr<Segmentation> make_segmentation(const Volume& volume, const SegmentationGrid& grid,
+                                                SortedTileList initial, const SegmentationParams& params,
+                                                SimBackend backend);
+
+std::unique_ptr<Segmentation> make_segmentation_cpu(const Volume& volume, const SegmentationGrid& grid,
+                                                    SortedTileList initial, const SegmentationParams& params);
+std::unique_ptr<Segmentation> make_segmentation_cuda(const Volume& volume, const SegmentationGrid& grid,
+                                                     SortedTileList initial, const SegmentationParams& params);
+
+struct SegmentationRun {
+  int steps = 0;           // taken by this run
+  bool converged = false;  // the RMS change fell to the tolerance
+  double seconds = 0;
+  double voxel_updates = 0;  // active voxels summed over the steps
+  SegmentationStep last;
+};
+
+// Steps until the RMS change of a step is at most `rms` (ITK's MaximumRMSError; negative:
+// never), the front vanishes, or `max_steps` more steps were taken; `after_step` sees each.
+SegmentationRun run_segmentation(Segmentation& segmentation, int max_steps, double rms,
+                                 const std::function<void(const SegmentationStep&)>& after_step = {});
+
+// A seed sphere around sample `index` of `volume` with a radius in samples of its finest axis.
+SeedSphere seed_at_sample(const Volume& volume, const SegmentationGrid& grid, glm::vec3 index, float radius);
+
+// 1 where a sample of `volume` lies inside the level set (φ < 0 there, trilinear between the
+// level set's voxels), else 0; x fastest, the volume's dims.
+std::vector<uint8_t> inside_mask(const SortedTileList& list, const Volume& volume, const SegmentationGrid& grid);
+
+}  // namespace meniscus::sim::levelset

@@ -1,0 +1,158 @@
+// The threshold segmentation (sim/levelset/segmentation.h) on the CPU backend, against closed
+// forms: the data term's values, the ball a seed grows into (volume within a few per cent of
+// 4/3 π r³, on isotropic and anisotropic scans), thresholds changed mid-run continuing from the
+// current front, and bad parameters and volumes refused with the file named.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "engine/core/error.h"
+#include "sim/levelset/level_set_measures.h"
+#include "sim/levelset/segmentation.h"
+#include "tests/sim/segmentation/segmentation_test_volumes.h"
+
+namespace meniscus::sim::levelset {
+namespace {
+
+using Catch::Matchers::Contains;
+using testing::Shell;
+
+constexpr float kGamma = 1.5f;
+
+std::unique_ptr<Segmentation> seeded(const Volume& volume, const SegmentationGrid& grid, glm::vec3 seed_sample,
+                                     const SegmentationParams& params, SimBackend backend = SimBackend::Cpu) {
+  SortedTileList list(kGamma);
+  const SeedSphere seed = seed_at_sample(volume, grid, seed_sample, 3.0f);
+  build_from_spheres(list, std::span(&seed, 1), "test seed");
+  return make_segmentation(volume, grid, std::move(list), params, backend);
+}
+
+double inside_mm3(const std::vector<uint8_t>& mask, const Volume& v) {
+  return double(std::count(mask.begin(), mask.end(), uint8_t(1))) * v.spacing.x * v.spacing.y * v.spacing.z;
+}
+
+double ball_mm3(double r) { return 4.0 / 3.0 * std::numbers::pi * r * r * r; }
+
+}  // namespace
+
+TEST_CASE("segmentation: the data term is Lefohn's with the midpoint between the thresholds") {
+  // ITK's rule and the paper's thresholds: G = I − I_lo below (I_lo + I_hi)/2, I_hi − I above.
+  CHECK(threshold_data_term(0.3f, 0.3f, 0.55f, DataTerm::kLinear) == Approx(0.0f));
+  CHECK(threshold_data_term(0.4f, 0.3f, 0.55f, DataTerm::kLinear) == Approx(0.1f));
+  CHECK(threshold_data_term(0.425f, 0.3f, 0.55f, DataTerm::kLinear) == Approx(0.125f));
+  CHECK(threshold_data_term(0.5f, 0.3f, 0.55f, DataTerm::kLinear) == Approx(0.05f));
+  CHECK(threshold_data_term(0.9f, 0.3f, 0.55f, DataTerm::kLinear) == Approx(-0.35f));
+  // The smooth variant keeps the sign and the slope at the thresholds, bounded by the half-width.
+  CHECK(threshold_data_term(0.3f, 0.3f, 0.55f, DataTerm::kTanh) == Approx(0.0f).margin(1e-7));
+  CHECK(threshold_data_term(50.0f, 0.3f, 0.55f, DataTerm::kTanh) == Approx(-0.125f));
+  CHECK(threshold_data_term(0.301f, 0.3f, 0.55f, DataTerm::kTanh) == Approx(0.001f).epsilon(1e-3));
+}
+
+TEST_CASE("segmentation: trilinear sampling is exact on a linear field and clamps at the edge") {
+  const glm::ivec3 dims(4, 3, 2);
+  std::vector<float> f(size_t(dims.x) * dims.y * dims.z);
+  for (int z = 0; z < dims.z; ++z)
+    for (int y = 0; y < dims.y; ++y)
+      for (int x = 0; x < dims.x; ++x) f[(size_t(z) * dims.y + y) * dims.x + x] = 1.0f + 2.0f * x - 3.0f * y + 5.0f * z;
+  CHECK(sample_trilinear(f.data(), dims, {1.25f, 0.5f, 0.75f}) == Approx(1.0f + 2.5f - 1.5f + 3.75f));
+  CHECK(sample_trilinear(f.data(), dims, {-4.0f, 0.0f, 0.0f}) == Approx(1.0f));
+  CHECK(sample_trilinear(f.data(), dims, {3.0f, 2.0f, 9.0f}) == Approx(1.0f + 6.0f - 6.0f + 5.0f));
+}
+
+TEST_CASE("segmentation: a seed grows into the ball its thresholds select") {
+  const float radius = 12.0f;
+  const Volume v = testing::shells_volume({40, 40, 40}, glm::vec3(1.0f), glm::vec3(20.0f), {{radius, 100.0f}});
+  const SegmentationGrid grid = segmentation_grid(v);
+  SegmentationParams params;
+  params.lower = 50.0f;
+  params.upper = 150.0f;
+  params.curvature = 0.2f;
+  auto s = seeded(v, grid, glm::vec3(20.0f), params);
+  const SegmentationRun run = run_segmentation(*s, 5000, 0.002);
+  INFO("steps " << run.steps << ", rms " << run.last.rms_change);
+  CHECK(run.converged);
+  CHECK(s->list().check_invariants().empty());
+  // The intensity passes 50 at the ramp's middle, r = radius: the mask's volume and the level
+  // set's own measure both match the ball within 3 %.
+  const double expected = ball_mm3(radius);
+  CHECK(inside_mm3(inside_mask(s->list(), v, grid), v) == Approx(expected).epsilon(0.03));
+  CHECK(inside_moments(s->list()).volume == Approx(expected).epsilon(0.03));
+}
+
+TEST_CASE("segmentation: an anisotropic scan is segmented on an isotropic grid") {
+  const float radius = 10.0f;
+  // Slices 2 mm apart, pixels 1 mm: the level set runs at 1 mm and samples between slices.
+  const Volume v = testing::shells_volume({32, 32, 16}, {1.0f, 1.0f, 2.0f}, glm::vec3(16.0f), {{radius, 100.0f}});
+  const SegmentationGrid grid = segmentation_grid(v);
+  CHECK(grid.voxel_size == 1.0f);
+  CHECK(grid.dims == glm::ivec3(32, 32, 31));
+  SegmentationParams params;
+  params.lower = 50.0f;
+  params.upper = 150.0f;
+  auto s = seeded(v, grid, {16.0f, 16.0f, 8.0f}, params);
+  CHECK(run_segmentation(*s, 5000, 0.002).converged);
+  CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(radius)).epsilon(0.03));
+  CHECK(inside_mm3(inside_mask(s->list(), v, grid), v) == Approx(ball_mm3(radius)).epsilon(0.06));
+}
+
+TEST_CASE("segmentation: thresholds changed mid-run continue from the current front") {
+  // An inner ball (100) inside a shell (200): [50, 150] stops at the inner ball; raising the
+  // upper threshold to 250 lets the same front go on to the shell.
+  const Volume v = testing::shells_volume({48, 48, 48}, glm::vec3(1.0f), glm::vec3(24.0f), {{8.0f, 100.0f}, {16.0f, 200.0f}});
+  const SegmentationGrid grid = segmentation_grid(v);
+  SegmentationParams params;
+  params.lower = 50.0f;
+  params.upper = 150.0f;
+  auto s = seeded(v, grid, glm::vec3(24.0f), params);
+  REQUIRE(run_segmentation(*s, 5000, 0.002).converged);
+  CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(8.0)).epsilon(0.05));
+
+  const std::vector<TileEntry> before = s->list().active();
+  const std::vector<float> phi_before(s->list().tile(before[0].id), s->list().tile(before[0].id) + kTileVoxels);
+  const int steps = s->steps();
+  const double time = s->time();
+  params.upper = 250.0f;
+  s->set_params(params);
+  // Nothing was rebuilt: the same tiles, values, step count and clock.
+  const auto& after = s->list().active();
+  REQUIRE(after.size() == before.size());
+  CHECK(std::equal(before.begin(), before.end(), after.begin(),
+                   [](const TileEntry& a, const TileEntry& b) { return a.key == b.key && a.id == b.id; }));
+  CHECK(std::equal(phi_before.begin(), phi_before.end(), s->list().tile(before[0].id)));
+  CHECK(s->steps() == steps);
+  CHECK(s->time() == time);
+
+  const SegmentationRun more = run_segmentation(*s, 8000, 0.002);
+  INFO("steps after the change " << more.steps << ", rms " << more.last.rms_change);
+  CHECK(more.converged);
+  CHECK(s->steps() == steps + more.steps);
+  // The outer ramp falls from 200 to 0 over r in [15.5, 16.5]: it passes 50 at r = 16.25.
+  CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(16.25)).epsilon(0.03));
+}
+
+TEST_CASE("segmentation: bad parameters and volumes are refused naming the file and the field") {
+  Volume v = testing::shells_volume({16, 16, 16}, glm::vec3(1.0f), glm::vec3(8.0f), {{4.0f, 100.0f}});
+  v.source = "head.nii.gz";
+  const SegmentationGrid grid = segmentation_grid(v);
+  SegmentationParams p;
+  p.lower = 100.0f;
+  p.upper = 100.0f;
+  CHECK_THROWS_WITH(check_segmentation_params(p, v.source), Contains("head.nii.gz") && Contains("--lower"));
+  p.upper = 150.0f;
+  p.curvature = 1.0f;
+  CHECK_THROWS_WITH(check_segmentation_params(p, v.source), Contains("--curvature"));
+  p.curvature = 0.2f;
+  p.lower = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_WITH(check_segmentation_params(p, v.source), Contains("--lower"));
+  p.lower = 50.0f;
+  v.values[100] = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_WITH(seeded(v, grid, glm::vec3(8.0f), p), Contains("head.nii.gz") && Contains("not a finite number"));
+  SortedTileList list(kGamma);
+  const SeedSphere bad{glm::vec3(8.0f), -1.0f};
+  CHECK_THROWS_AS(build_from_spheres(list, std::span(&bad, 1), "seeds"), InputError);
+  CHECK_THROWS_AS(build_from_spheres(list, {}, "seeds"), InputError);
+}
+
+}  // namespace meniscus::sim::levelset

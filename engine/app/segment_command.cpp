@@ -40,9 +40,10 @@ std::vector<sim::levelset::SeedSphere> seed_spheres(const SegmentOptions& o, con
   std::vector<sim::levelset::SeedSphere> spheres;
   const auto add = [&](const char* flag, glm::vec4 given, glm::vec3 index, float radius) {
     if (glm::any(glm::lessThan(index, glm::vec3(0.0f))) || glm::any(glm::greaterThan(index, last)))
-      throw InputError(o.input.string() + ": " + flag + " " + vec_text(glm::vec3(given)) + " lies outside the volume (samples 0.." +
-                       vec_text(last) + (std::string(flag) == "--seed-mm" ? ", at spacings " + vec_text(volume.spacing) : "") +
-                       ")");
+      throw InputError(o.input.string() + ": " + flag + " " + vec_text(glm::vec3(given)) + " lies outside the volume (" +
+                       std::to_string(volume.dims.x) + " x " + std::to_string(volume.dims.y) + " x " +
+                       std::to_string(volume.dims.z) + " samples" +
+                       (std::string(flag) == "--seed-mm" ? " at spacings " + vec_text(volume.spacing) + " mm" : "") + ")");
     spheres.push_back(sim::levelset::seed_at_sample(volume, grid, index, radius));
   };
   const float finest = std::min({volume.spacing.x, volume.spacing.y, volume.spacing.z});

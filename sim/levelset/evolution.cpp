@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/levelset/closest_point.h"
 #include "sim/levelset/curvature.h"
 #include "sim/levelset/halo_block.h"
 
@@ -58,7 +59,8 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
           const OneSidedGradient g = one_sided_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ);
           float l = 0, speed = 0;
           if (p.normal_speed) {
-            const float f = p.normal_speed(voxel);
+            const glm::vec3 at = p.extend_normal_speed ? voxel + closest_point_offset(centre, kHaloStrideY, kHaloStrideZ) : voxel;
+            const float f = p.normal_speed(at);
             l -= f * godunov_norm(g, f);
             speed += sqrt3 * std::abs(f);
           }
@@ -80,7 +82,7 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
           fastest = std::max(fastest, speed);
         }
     tile_speed_[position] = fastest;
-  });
+  }, reach);
   return tile_speed_.empty() ? 0.0f : *std::max_element(tile_speed_.begin(), tile_speed_.end());
 }
 

@@ -19,6 +19,8 @@ namespace meniscus::sim::levelset {
 struct EvolutionParams {
   Scheme scheme = Scheme::kWeno5;
   SpeedField normal_speed;  // F(x), positive moves the surface outwards; empty: F = 0
+  // F read at each voxel's nearest point on the front (closest_point.h) rather than at the voxel.
+  bool extend_normal_speed = false;
   VelocityField velocity;   // U(x, t); empty: U = 0
   float alpha = 0.0f;       // curvature weight α
   // The paper's extra term sgn(φ)(1 − |∇φ|) (smoothed sign), keeping φ near a distance

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "sim/common/cuda_launch.cuh"
+#include "sim/levelset/closest_point.h"
 #include "sim/levelset/curvature.h"
 #include "sim/levelset/gpu_stl_storage.cuh"
 #include "sim/levelset/halo_block.h"
@@ -43,6 +44,7 @@ struct RateParams {
   float t;
   float normal_speed;
   ThresholdSpeed threshold;
+  bool extend_normal_speed;
   FieldVelocity velocity;
   float alpha;
   bool rescaling_speed;
@@ -146,7 +148,8 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
       const OneSidedGradient g = one_sided_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ);
       float speed = 0;
       if (p.normal_speed != 0.0f || p.threshold.volume) {
-        const float f = p.threshold.volume ? threshold_speed_at(p.threshold, voxel) : p.normal_speed;
+        const glm::vec3 at = p.extend_normal_speed ? voxel + closest_point_offset(centre, kHaloStrideY, kHaloStrideZ) : voxel;
+        const float f = p.threshold.volume ? threshold_speed_at(p.threshold, at) : p.normal_speed;
         l -= f * godunov_norm(g, f);
         speed += p.sqrt3 * fabsf(f);
       }
@@ -187,6 +190,7 @@ __global__ void begin_step(GpuStlCounters* counters, uint32_t* speed_bits, float
   counters->step_start = device_time ? float(counters->time) : t;
   counters->front_squares = 0;
   counters->front_voxels = 0;
+  counters->front_speed_bits = 0;
   *speed_bits = 0;
 }
 
@@ -219,10 +223,11 @@ __global__ void choose_dt(GpuStlCounters* counters, const uint32_t* speed_bits, 
 // and its flags combine through shared memory.
 template <bool kFirst, bool kKeepBase, bool kLast>
 __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const float* rate, float* base, Stage s,
-                                                             float snap) {
+                                                             float snap, ThresholdSpeed threshold) {
   __shared__ uint2 warp_flags[kStageBlock / 32];
   double front_squares = 0;  // this thread's share of the step's change over the front
   uint32_t front_voxels = 0;
+  float front_speed = 0;
   if (gpu::frozen(view)) return;  // the whole grid
   const ListView list = gpu::live(view);
   const float dt = list.counters->dt;
@@ -254,6 +259,12 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const
         if (fabsf(phi_n) <= 0.5f) {
           front_squares += double(next - phi_n) * double(next - phi_n);
           ++front_voxels;
+          if (threshold.volume) {
+            const TileCoord tile = coord_of(list.active[position].key);
+            const glm::vec3 at(tile.x * kTileSide + (voxel & 3), tile.y * kTileSide + (voxel >> 2 & 3),
+                               tile.z * kTileSide + (voxel >> 4));
+            front_speed = fmaxf(front_speed, fabsf(threshold_speed_at(threshold, at)));
+          }
         }
       }
     }
@@ -275,17 +286,19 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const
       front_squares += __shfl_xor_sync(kFullMask, front_squares, step);
       front_voxels += __shfl_xor_sync(kFullMask, front_voxels, step);
     }
+    front_speed = gpu::warp_max(front_speed);
     if ((threadIdx.x & 31) == 0 && front_voxels) {
       atomicAdd(&list.counters->front_squares, front_squares);
       atomicAdd(&list.counters->front_voxels, front_voxels);
+      atomicMax(&list.counters->front_speed_bits, __float_as_uint(front_speed));  // non-negative: bits order as floats
     }
   }
 }
 
 template <bool kFirst, bool kKeepBase, bool kLast>
-void launch_stage(GpuStlStorage& s, Stage stage, float snap) {
+void launch_stage(GpuStlStorage& s, Stage stage, float snap, const ThresholdSpeed& threshold) {
   launch<update_stage<kFirst, kKeepBase, kLast>>({stride_blocks(uint64_t(s.allocated) * kTileVoxels, kStageBlock), kStageBlock},
-                                                 s.view(), s.rate.get(), s.base.get(), stage, snap);
+                                                 s.view(), s.rate.get(), s.base.get(), stage, snap, threshold);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -308,7 +321,7 @@ void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_t
   s.allocate_rates(rk3);
   const uint32_t units = std::min(std::max(s.allocated, 1u), kMaxComputeUnits);
   const float snap = s.gamma - kDefaultBandSnap;
-  const RateParams p{0.0f, params_.normal_speed, params_.threshold, params_.velocity, params_.alpha, params_.rescaling_speed,
+  const RateParams p{0.0f, params_.normal_speed, params_.threshold, params_.extend_normal_speed, params_.velocity, params_.alpha, params_.rescaling_speed,
                      params_.rescaling_weight, std::sqrt(3.0f)};
   launch<begin_step>({1, 1}, s.counters.get(), s.speed_bits.get(), t, device_time);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
@@ -325,10 +338,11 @@ void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_t
       MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
     }
     const bool last = k == count - 1;
-    if (k == 0 && last) launch_stage<true, false, true>(s, stages[k], snap);
-    else if (k == 0) launch_stage<true, true, false>(s, stages[k], snap);
-    else if (last) launch_stage<false, false, true>(s, stages[k], snap);
-    else launch_stage<false, false, false>(s, stages[k], snap);
+    const ThresholdSpeed& f = params_.threshold;
+    if (k == 0 && last) launch_stage<true, false, true>(s, stages[k], snap, f);
+    else if (k == 0) launch_stage<true, true, false>(s, stages[k], snap, f);
+    else if (last) launch_stage<false, false, true>(s, stages[k], snap, f);
+    else launch_stage<false, false, false>(s, stages[k], snap, f);
   }
   list.queue_manage();
 }

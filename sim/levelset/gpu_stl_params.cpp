@@ -17,6 +17,7 @@ EvolutionParams to_cpu_params(const GpuEvolutionParams& g) {
   p.alpha = g.alpha;
   p.rescaling_speed = g.rescaling_speed;
   p.rescaling_weight = g.rescaling_weight;
+  p.extend_normal_speed = g.extend_normal_speed;
   p.cfl = g.cfl;
   return p;
 }
@@ -33,6 +34,7 @@ GpuEvolutionParams from_cpu_params(const EvolutionParams& cpu, float normal_spee
   g.alpha = cpu.alpha;
   g.rescaling_speed = cpu.rescaling_speed;
   g.rescaling_weight = cpu.rescaling_weight;
+  g.extend_normal_speed = cpu.extend_normal_speed;
   g.cfl = cpu.cfl;
   return g;
 }

@@ -15,6 +15,7 @@ struct GpuEvolutionParams {
   // A segmentation's data term (threshold_speed.h, its volume in device memory): when its
   // volume is set, F is this field instead of the constant, which must then be 0.
   ThresholdSpeed threshold;
+  bool extend_normal_speed = false;  // F at each voxel's nearest point on the front (evolution.h)
   FieldVelocity velocity;     // U(x, t)
   float alpha = 0.0f;         // curvature weight α
   bool rescaling_speed = false;

@@ -19,14 +19,15 @@ int side_of(int v) { return v < 0 ? -1 : v >= kTileSide ? 1 : 0; }
 
 }  // namespace
 
-void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels]) {
+void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels],
+                 int reach) {
   const float gamma = list.gamma();
   const float* own = list.tile(id);
   // Row by row; a row crosses at most three tiles along x, copied as runs.
-  constexpr int kRunStart[3] = {-kHalo, 0, kTileSide};
-  constexpr int kRunEnd[3] = {0, kTileSide, kTileSide + kHalo};
-  for (int z = -kHalo; z < kTileSide + kHalo; ++z)
-    for (int y = -kHalo; y < kTileSide + kHalo; ++y) {
+  const int kRunStart[3] = {-reach, 0, kTileSide};
+  const int kRunEnd[3] = {0, kTileSide, kTileSide + reach};
+  for (int z = -reach; z < kTileSide + reach; ++z)
+    for (int y = -reach; y < kTileSide + reach; ++y) {
       const int dy = side_of(y), dz = side_of(z);
       float* row = block + halo_index(0, y, z);
       for (int run = 0; run < 3; ++run) {
@@ -49,11 +50,11 @@ void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbo
     }
 }
 
-void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit) {
+void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit, int reach) {
   const auto& active = list.active();
   for_each_tile_with_neighbours(active, 128, [&](size_t i, const uint32_t neighbours[26]) {
     alignas(64) float block[kHaloVoxels];
-    gather_halo(list, active[i].id, neighbours, block);
+    gather_halo(list, active[i].id, neighbours, block, reach);
     visit(i, active[i].id, block);
   });
 }

@@ -27,12 +27,15 @@ constexpr int halo_index(int x, int y, int z) {
 }
 
 // `neighbours[d]`: id of the neighbour in direction d (neighbour_offsets order) or UINT32_MAX.
-void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels]);
+// Only the `reach` voxels around the tile are gathered (1..kHalo): a first-order stencil reads
+// a 6^3 core of the 10^3 block, and the rest is left as it was.
+void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels],
+                 int reach = kHalo);
 
 // Calls visit(list position, tile id, block) for every active tile, in chunks of the list on
 // TBB threads; each chunk walks its tiles in key order with Algorithm 1's neighbour pointers.
 // `visit` may run concurrently for different tiles and must only write per-tile output.
 using HaloVisit = std::function<void(size_t position, uint32_t id, const float* block)>;
-void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit);
+void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit, int reach = kHalo);
 
 }  // namespace meniscus::sim::levelset

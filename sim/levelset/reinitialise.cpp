@@ -26,7 +26,7 @@ void Reinitialiser::run(SortedTileList& list, const ReinitParams& params) {
             const OneSidedGradient g = one_sided_gradient(scheme, block + halo_index(x, y, z), kHaloStrideY, kHaloStrideZ);
             r[v] = s * (1.0f - godunov_norm(g, s));
           }
-    });
+    }, stencil_reach(scheme));
     // |∂H/∂∇φ| summed over the axes is at most |S| √3 ≤ √3.
     return std::sqrt(3.0f);
   };

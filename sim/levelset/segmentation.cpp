@@ -49,7 +49,7 @@ ThresholdSpeed threshold_speed(const Volume& volume, const SegmentationGrid& gri
 }
 
 float segmentation_rescaling_weight(const SegmentationParams& params) {
-  return (1.0f - params.curvature) * 0.5f * (params.upper - params.lower);
+  return 0.1f * (1.0f - params.curvature) * 0.5f * (params.upper - params.lower);
 }
 
 std::unique_ptr<Segmentation> make_segmentation(const Volume& volume, const SegmentationGrid& grid,
@@ -77,6 +77,16 @@ SegmentationRun run_segmentation(Segmentation& segmentation, int max_steps, doub
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
+}
+
+double itk_rms_change(double squares, size_t count, float front_speed, float dt) {
+  if (count == 0) return 0.0;
+  const double rms = std::sqrt(squares / double(count));
+  // ITK's LevelSetFunction::ComputeGlobalTimeStep: WaveDT / the largest propagation speed (its
+  // curvature bound, DT over the largest curvature speed, is far larger with w < 1).
+  constexpr double kItkWaveDt = 1.0 / 6.0;
+  if (!(front_speed > 0.0f && dt > 0.0f)) return rms;
+  return rms * (kItkWaveDt / front_speed) / dt;
 }
 
 SeedSphere seed_at_sample(const Volume& volume, const SegmentationGrid& grid, glm::vec3 index, float radius) {

@@ -67,7 +67,11 @@ float segmentation_rescaling_weight(const SegmentationParams& params);
 struct SegmentationStep {
   float dt = 0.0f;
   // ITK's MaximumRMSError measure: the root mean square of φ's change over the voxels of the
-  // front (|φ| <= ½ before the step).
+  // front (|φ| <= ½ before the step), as it would be over the step ITK takes there. ITK moves
+  // only its front layer, by WaveDT = 1/6 over the front's fastest data speed; this band also
+  // moves voxels up to γ away, over darker or brighter samples, and the CFL condition there
+  // makes its steps several times shorter. The change is scaled by the ratio of the two steps,
+  // so a tolerance stops both at the same stage of convergence.
   double rms_change = 0.0;
   size_t front_voxels = 0;  // how many voxels that measure counts (0: no front to judge by)
   TileStatus status;
@@ -123,6 +127,10 @@ SegmentationRun run_segmentation(Segmentation& segmentation, int max_steps, doub
 
 // A seed sphere around sample `index` of `volume` with a radius in samples of its finest axis.
 SeedSphere seed_at_sample(const Volume& volume, const SegmentationGrid& grid, glm::vec3 index, float radius);
+
+// The step's rms_change from the front's sum of squared changes over `count` voxels, its
+// fastest data speed |c0·G| and the step dt.
+double itk_rms_change(double squares, size_t count, float front_speed, float dt);
 
 // 1 where a sample of `volume` lies inside the level set (φ < 0 there, trilinear between the
 // level set's voxels), else 0; x fastest, the volume's dims.

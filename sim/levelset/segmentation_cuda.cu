@@ -1,6 +1,7 @@
 // The segmentation on CUDA: the GPU-STL evolved by GpuLevelSetEvolution with the data term as
 // data (threshold_speed.h) over a copy of the volume in device memory. One host wait a step:
 // the counters that bring dt, the management's status and the front's change together.
+#include <bit>
 #include <cmath>
 #include <optional>
 
@@ -34,6 +35,7 @@ class CudaSegmentation final : public Segmentation {
     g.threshold = threshold_speed(volume_, grid_, params);
     g.threshold.volume = samples_.get();
     g.alpha = params.curvature;
+    g.extend_normal_speed = true;
     g.rescaling_speed = true;
     g.rescaling_weight = segmentation_rescaling_weight(params);
     g.cfl = params.cfl;
@@ -47,7 +49,7 @@ class CudaSegmentation final : public Segmentation {
     const GpuStlCounters& c = evolution_->last_counters();
     out.status = c.status;
     out.front_voxels = c.front_voxels;
-    out.rms_change = c.front_voxels ? std::sqrt(c.front_squares / double(c.front_voxels)) : 0.0;
+    out.rms_change = itk_rms_change(c.front_squares, c.front_voxels, std::bit_cast<float>(c.front_speed_bits), out.dt);
     time_ += out.dt;
     ++steps_;
     host_stale_ = true;

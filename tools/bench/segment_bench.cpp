@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct Options {
   std::string reference;  // a volume whose samples > 0 are the reference's inside
   std::vector<std::string> itk = {"serial", "parallel"};
   std::string sim = "cpu";
+  std::string masks;  // a folder: each implementation's mask as <impl>.nrrd, to look at
 };
 
 glm::vec4 parse_seed(const std::string& text) {
@@ -59,6 +61,7 @@ Options parse(int argc, char** argv) {
       o.itk = which == "none" ? std::vector<std::string>{} : split_list(which);
     }
     else if (f == "--sim") o.sim = flags.value();
+    else if (f == "--masks") o.masks = flags.value();
     else throw InputError("segment: unknown flag '" + f + "'");
   }
   if (!o.thresholds || o.seeds.empty()) throw InputError("segment: --seed i,j,k,r... --lower L --upper U are required");
@@ -108,6 +111,10 @@ void begin(profile::JsonWriter& json, const Options& o, const sim::Volume& volum
   json.key("impl").value(impl);
 }
 
+void save_mask(const Options& o, const sim::Volume& volume, const std::string& impl, const std::vector<uint8_t>& mask) {
+  if (!o.masks.empty()) sim::write_nrrd_mask(std::filesystem::path(o.masks) / (impl + ".nrrd"), volume, mask);
+}
+
 void add_overlaps(profile::JsonWriter& json, const std::vector<uint8_t>& mask, const std::vector<uint8_t>* itk,
                   const std::vector<uint8_t>* reference) {
   json.key("inside").value(uint64_t(std::count(mask.begin(), mask.end(), uint8_t(1))));
@@ -155,6 +162,7 @@ int run_segment(int argc, char** argv) {
     add_overlaps(json, run.mask, itk_runs.empty() ? nullptr : &itk_runs.front().mask, reference_mask);
     json.end_object();
     print_line(json);
+    save_mask(o, volume, "itk_" + kind, run.mask);
     itk_runs.push_back(std::move(run));
   }
 
@@ -185,6 +193,7 @@ int run_segment(int argc, char** argv) {
         .value(run.seconds > 0 ? r.seconds / run.seconds : 0.0);
   json.end_object();
   print_line(json);
+  save_mask(o, volume, std::string("meniscus_") + sim::backend_name(backend), mask);
   return 0;
 }
 

@@ -64,4 +64,38 @@ printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n
 head -c $(($(stat -c %s "$tmp/tet.vdb") / 2)) "$tmp/tet.vdb" >"$tmp/cut.vdb"
 expect 2 "cut.vdb: " mesh "$tmp/cut.vdb" --iso 0 -o "$tmp/x.ply"
 expect 2 "cut.vdb: " levelset "$tmp/cut.vdb" --steps 1 -o "$tmp/x.vdb"
+# Issue 14's segmentation inputs: NIfTI volumes written here (python3 is in install-deps).
+nii() {  # nii <file> <dim0> <dim4> <datatype> <bitpix> <sample byte string> [gzip]
+  /usr/bin/python3 - "$@" <<'PY'
+import gzip, struct, sys
+path, rank, d4, dtype, bitpix, data = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), bytes.fromhex(sys.argv[6])
+h = bytearray(352)
+struct.pack_into('<i', h, 0, 348)
+struct.pack_into('<8h', h, 40, rank, 2, 2, 2, d4, 1, 1, 1)
+struct.pack_into('<hh', h, 70, dtype, bitpix)
+struct.pack_into('<8f', h, 76, 1, 1, 1, 1, 1, 0, 0, 0)
+struct.pack_into('<f', h, 108, 352.0)
+h[344:348] = b'n+1\0'
+blob = bytes(h) + data
+if len(sys.argv) > 7:
+    blob = gzip.compress(blob)[:-int(sys.argv[7])] if int(sys.argv[7]) else gzip.compress(blob)
+open(path, 'wb').write(blob)
+PY
+}
+ones=$(printf '0000803f%.0s' {1..8})  # eight float 1.0s
+nii "$tmp/ok.nii" 3 1 16 32 "$ones"
+nii "$tmp/nan.nii" 3 1 16 32 "0000c07f${ones:8}"
+nii "$tmp/four.nii" 4 3 16 32 "$ones$ones$ones"
+nii "$tmp/rgb.nii" 3 1 128 24 "$(printf '00%.0s' {1..24})"
+nii "$tmp/cut.nii.gz" 3 1 16 32 "$ones" 10
+seg() { expect 2 "$1" segment "${@:2}" -o "$tmp/x.nrrd"; }
+seg "--seed 5,0,0 lies outside the volume (2 x 2 x 2 samples)" "$tmp/ok.nii" --seed 5,0,0 --lower 0 --upper 2
+seg "--seed-mm 0,0,-3 lies outside the volume" "$tmp/ok.nii" --seed-mm 0,0,-3 --lower 0 --upper 2
+seg "--lower (2.000000) must be below --upper (2.000000)" "$tmp/ok.nii" --seed 0,0,0 --lower 2 --upper 2
+seg "nan.nii: sample 0 is not a finite number" "$tmp/nan.nii" --seed 0,0,0 --lower 0 --upper 2
+seg "four.nii: field 'dim[4]'" "$tmp/four.nii" --seed 0,0,0 --lower 0 --upper 2
+seg "rgb.nii: field 'datatype': 128 is not supported" "$tmp/rgb.nii" --seed 0,0,0 --lower 0 --upper 2
+seg "cut.nii.gz: " "$tmp/cut.nii.gz" --seed 0,0,0 --lower 0 --upper 2
+seg "--seed: expected x,y,z or x,y,z,r" "$tmp/ok.nii" --seed 1,2 --lower 0 --upper 2
+seg "--curvature: expected a number in" "$tmp/ok.nii" --seed 0,0,0 --lower 0 --upper 2 --curvature 1
 exit $failures

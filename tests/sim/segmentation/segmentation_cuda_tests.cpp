@@ -1,0 +1,97 @@
+// The CUDA segmentation against the CPU's (sim/levelset/segmentation.h): the same volume, seed
+// and thresholds, step by step; the lists must agree entry by entry with values within
+// kTolerance, the steps' dt and front measures alike, through a threshold change mid-run, and
+// the final masks must be equal. Exits with MENISCUS_SKIP_CODE (ctest: skipped) and says why
+// when no CUDA device answers.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "sim/levelset/gpu_stl_list.h"
+#include "sim/levelset/segmentation.h"
+#include "tests/sim/segmentation/segmentation_test_volumes.h"
+#include "tests/support/device_checks.h"
+
+namespace meniscus::sim::levelset {
+namespace {
+
+using device_test::check;
+
+// Both backends round alike (no fused multiply-adds) but for tanh and the trilinear weights'
+// last bits where a compiler reorders; a few ulps of φ.
+constexpr float kTolerance = 1e-4f;
+
+std::string differences(const SortedTileList& cpu, const SortedTileList& gpu) {
+  if (cpu.size() != gpu.size()) return "active tiles " + std::to_string(cpu.size()) + " vs " + std::to_string(gpu.size());
+  float worst = 0;
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    const TileEntry a = cpu.active()[i], b = gpu.active()[i];
+    if (a.key != b.key || a.id != b.id) return "entry " + std::to_string(i) + " differs";
+    for (int v = 0; v < kTileVoxels; ++v) worst = std::max(worst, std::abs(cpu.tile(a.id)[v] - gpu.tile(b.id)[v]));
+  }
+  if (!(worst <= kTolerance)) return "values differ by " + std::to_string(worst);
+  return {};
+}
+
+std::unique_ptr<Segmentation> seeded(const Volume& v, const SegmentationGrid& grid, const SegmentationParams& p,
+                                     SimBackend backend) {
+  SortedTileList list(1.5f);
+  const SeedSphere seed = seed_at_sample(v, grid, glm::vec3(12.0f), 3.0f);
+  build_from_spheres(list, std::span(&seed, 1), "seed");
+  return make_segmentation(v, grid, std::move(list), p, backend);
+}
+
+// `steps` steps on both, compared after each; false at the first difference.
+bool lockstep(Segmentation& cpu, Segmentation& gpu, int steps, const std::string& what) {
+  for (int k = 0; k < steps; ++k) {
+    const SegmentationStep a = cpu.step(), b = gpu.step();
+    const std::string diff = differences(cpu.list(), gpu.list());
+    const bool same_step = a.dt == b.dt && a.front_voxels == b.front_voxels &&
+                           std::abs(a.rms_change - b.rms_change) <= 1e-6 * std::max(1.0, a.rms_change) &&
+                           a.status.added == b.status.added && a.status.removed == b.status.removed;
+    if (!diff.empty() || !same_step) {
+      check(false, what + ", step " + std::to_string(k + 1) + ": " + (diff.empty() ? "dt, front or status differ" : diff) +
+                       " (dt " + std::to_string(a.dt) + " vs " + std::to_string(b.dt) + ", rms " +
+                       std::to_string(a.rms_change) + " vs " + std::to_string(b.rms_change) + ")");
+      return false;
+    }
+  }
+  check(true, what + ": " + std::to_string(steps) + " steps alike, " + std::to_string(cpu.list().size()) + " tiles");
+  return true;
+}
+
+int run() {
+  std::string why;
+  if (!gpu_stl_available(&why)) {
+    std::printf("SKIPPED: %s\n", why.c_str());
+    return MENISCUS_SKIP_CODE;
+  }
+  // An inner ball (100) in a shell (200), slices twice as far apart as the pixels.
+  const Volume v = testing::shells_volume({24, 24, 12}, {1.0f, 1.0f, 2.0f}, glm::vec3(12.0f), {{5.0f, 100.0f}, {9.0f, 200.0f}});
+  const SegmentationGrid grid = segmentation_grid(v);
+  SegmentationParams p;
+  p.lower = 50.0f;
+  p.upper = 150.0f;
+  p.curvature = 0.2f;
+  auto cpu = seeded(v, grid, p, SimBackend::Cpu);
+  auto gpu = seeded(v, grid, p, SimBackend::Cuda);
+  check(gpu->backend() == SimBackend::Cuda, "the CUDA backend runs");
+  if (lockstep(*cpu, *gpu, 40, "inner ball")) {
+    p.upper = 250.0f;
+    p.term = DataTerm::kTanh;
+    cpu->set_params(p);
+    gpu->set_params(p);
+    if (lockstep(*cpu, *gpu, 40, "after raising the upper threshold (tanh)")) {
+      check(cpu->steps() == 80 && gpu->steps() == 80, "the step count carries on over the change");
+      check(inside_mask(cpu->list(), v, grid) == inside_mask(gpu->list(), v, grid), "the masks are equal");
+      check(gpu->list().check_invariants().empty(), "the CUDA list passes the CPU's invariants");
+    }
+  }
+  return device_test::summary();
+}
+
+}  // namespace
+}  // namespace meniscus::sim::levelset
+
+int main() { return meniscus::device_test::run_main(meniscus::sim::levelset::run); }

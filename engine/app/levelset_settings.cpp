@@ -42,6 +42,19 @@ sim::levelset::LevelSetStageParams read_levelset_settings(const ParamTable& t, c
   s.speed = float(t.number("speed", s.speed, -100.0, 100.0));
   s.scheme = t.string("scheme", s.scheme, {"upwind", "weno5"});
   s.steps_per_frame = int(t.integer("steps_per_frame", s.steps_per_frame, 0, 1000));
+  // [[stage.stroke]]: scripted sculpting (sim/levelset/brush.h), in the level set's own units.
+  for (const ParamTable& stroke : t.array_of_tables("stroke")) {
+    if (s.particles) stroke.fail("at", "a level set rebuilt from particles every frame cannot be sculpted");
+    sim::levelset::BrushStroke b;
+    b.brush.at = stroke.vec3("at", glm::vec3(0.0f));
+    if (!stroke.has("at")) stroke.fail("at", "a stroke needs its centre, at = [x, y, z]");
+    b.brush.radius = float(stroke.required_number("radius", 1e-6, 1e6));
+    b.brush.strength = float(stroke.required_number("strength", -1e3, 1e3));
+    b.first_frame = int(stroke.integer("first_frame", 0, 0, 1'000'000));
+    b.frames = int(stroke.integer("frames", 1, 1, 1'000'000));
+    stroke.finish();
+    s.strokes.push_back(b);
+  }
   t.finish();
   return s;
 }

@@ -44,6 +44,7 @@ struct RateParams {
   float t;
   float normal_speed;
   ThresholdSpeed threshold;
+  BrushSpeed brush;
   bool extend_normal_speed;
   FieldVelocity velocity;
   float alpha;
@@ -147,9 +148,11 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
       const glm::vec3 voxel = origin + glm::vec3(x, y, z);
       const OneSidedGradient g = one_sided_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ);
       float speed = 0;
-      if (p.normal_speed != 0.0f || p.threshold.volume) {
+      if (p.normal_speed != 0.0f || p.threshold.volume || p.brush.sigma > 0.0f) {
         const glm::vec3 at = p.extend_normal_speed ? voxel + closest_point_offset(centre, kHaloStrideY, kHaloStrideZ) : voxel;
-        const float f = p.threshold.volume ? threshold_speed_at(p.threshold, at) : p.normal_speed;
+        const float f = p.threshold.volume    ? threshold_speed_at(p.threshold, at)
+                        : p.brush.sigma > 0.0f ? p.normal_speed + brush_speed_at(p.brush, at)
+                                               : p.normal_speed;
         l -= f * godunov_norm(g, f);
         speed += p.sqrt3 * fabsf(f);
       }
@@ -309,8 +312,8 @@ GpuLevelSetEvolution::GpuLevelSetEvolution(GpuEvolutionParams params) : params_(
   if (params_.alpha < 0.0f) throw std::invalid_argument("GpuLevelSetEvolution: alpha must be >= 0");
   if (params_.velocity.kind == FieldVelocity::Kind::kEnright && params_.velocity.resolution <= 0)
     throw std::invalid_argument("GpuLevelSetEvolution: the Enright field needs a resolution > 0");
-  if (params_.threshold.volume && params_.normal_speed != 0.0f)
-    throw std::invalid_argument("GpuLevelSetEvolution: a threshold field and a constant normal speed at once");
+  if (params_.threshold.volume && (params_.brush.sigma > 0.0f || params_.normal_speed != 0.0f))
+    throw std::invalid_argument("GpuLevelSetEvolution: a threshold field takes no constant speed or brush beside it");
 }
 
 void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_time, float max_dt) {
@@ -321,7 +324,7 @@ void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_t
   s.allocate_rates(rk3);
   const uint32_t units = std::min(std::max(s.allocated, 1u), kMaxComputeUnits);
   const float snap = s.gamma - kDefaultBandSnap;
-  const RateParams p{0.0f, params_.normal_speed, params_.threshold, params_.extend_normal_speed, params_.velocity, params_.alpha, params_.rescaling_speed,
+  const RateParams p{0.0f, params_.normal_speed, params_.threshold, params_.brush, params_.extend_normal_speed, params_.velocity, params_.alpha, params_.rescaling_speed,
                      params_.rescaling_weight, std::sqrt(3.0f)};
   launch<begin_step>({1, 1}, s.counters.get(), s.speed_bits.get(), t, device_time);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());

@@ -4,6 +4,7 @@
 // from_cpu_params() reads a CPU set-up back where its fields can be described as data, so a
 // command or a test states the physics once and runs it on either backend.
 #include "sim/levelset/evolution.h"
+#include "sim/levelset/brush.h"
 #include "sim/levelset/gpu_stl_fields.h"
 #include "sim/levelset/threshold_speed.h"
 
@@ -15,6 +16,8 @@ struct GpuEvolutionParams {
   // A segmentation's data term (threshold_speed.h, its volume in device memory): when its
   // volume is set, F is this field instead of the constant, which must then be 0.
   ThresholdSpeed threshold;
+  // A sculpting brush (brush.h): when its sigma is set, F is the constant plus the brush's speed.
+  BrushSpeed brush;
   bool extend_normal_speed = false;  // F at each voxel's nearest point on the front (evolution.h)
   FieldVelocity velocity;     // U(x, t)
   float alpha = 0.0f;         // curvature weight α

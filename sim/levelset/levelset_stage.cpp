@@ -23,6 +23,16 @@ EvolutionParams evolution_params(const std::string& scheme, float mcf, float spe
   return params;
 }
 
+std::optional<BrushSpeed> LevelSetStageBase::next_brush() {
+  std::optional<Brush> brush = held_;
+  for (const BrushStroke& s : params_.strokes)
+    if (frame_ >= s.first_frame && frame_ < s.first_frame + s.frames) brush = s.brush;
+  ++frame_;
+  if (!brush || !(brush->radius > 0.0f) || brush->strength == 0.0f) return std::nullopt;
+  const float h = voxel_size();
+  return BrushSpeed{(brush->at - voxel0()) / h, brush->radius / (3.0f * h), brush->strength};
+}
+
 std::string LevelSetStage::summary() const { return std::to_string(tiles()) + " tiles"; }
 
 ParticleLevelSetParams particle_level_set_params(const LevelSetStageParams& params) {

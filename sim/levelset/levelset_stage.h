@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <glm/glm.hpp>
 
@@ -28,6 +29,22 @@ class Context;
 }
 
 namespace meniscus::sim::levelset {
+
+// A sculpting brush as the user holds it (brush.h), in the box's units: its centre, its reach
+// (3σ, where Eq. 7.5 cuts the Gaussian off) and f0, voxels per unit time (negative removes).
+struct Brush {
+  glm::vec3 at{0.0f};
+  float radius = 0.0f;
+  float strength = 0.0f;
+};
+
+// A brush held still for `frames` frames from `first_frame` on: scripted sculpting, for scenes
+// and goldens that must come out the same every run.
+struct BrushStroke {
+  Brush brush;
+  int first_frame = 0;
+  int frames = 1;
+};
 
 struct LevelSetStageParams {
   // Where the level set comes from: exactly one of these.
@@ -53,6 +70,7 @@ struct LevelSetStageParams {
   float speed = 0.0f;  // F, voxels per unit time (positive grows)
   std::string scheme = "upwind";
   int steps_per_frame = 1;
+  std::vector<BrushStroke> strokes;  // applied in the frames they name (frames that step)
 };
 
 // The evolution of `meniscus levelset` and the stage: scheme "upwind" | "weno5", curvature
@@ -88,6 +106,10 @@ class LevelSetStage : public Stage {
   virtual float gamma() const = 0;
   virtual size_t tiles() const = 0;
   virtual double time() const = 0;
+
+  // The interactive brush for the frames from now on (nullopt: released); a scripted stroke's
+  // brush takes over in its frames. Not for a level set rebuilt from particles every frame.
+  virtual void set_brush(const std::optional<Brush>& brush) = 0;
 };
 
 // Builds the initial level set (InputError naming the file for a bad mesh or cloud) on

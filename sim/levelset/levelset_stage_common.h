@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "sim/levelset/levelset_stage.h"
+#include "sim/levelset/brush.h"
 #include "sim/levelset/particle_level_set.h"
 #include "sim/levelset/sorted_tile_list.h"
 
@@ -35,12 +36,16 @@ class LevelSetStageBase : public LevelSetStage {
   float gamma() const override { return list_->gamma(); }
   size_t tiles() const override { return list_->size(); }
   double time() const override { return time_; }
+  void set_brush(const std::optional<Brush>& brush) override { held_ = brush; }
 
  protected:
   // The host list changed: the records of the next records() call are made afresh.
   void list_changed() { records_current_ = false; }
   // Brings the host list up to date before records() reads it (CUDA: a download).
   virtual void sync_host_list() {}
+  // The brush of the frame about to step (a scripted stroke's, else the held one) in voxels;
+  // counts the frame. nullopt: none.
+  std::optional<BrushSpeed> next_brush();
   // A level set from particles rebuilds while time runs, and once on the first frame even when
   // paused.
   bool rebuild_due(double dt) const { return dt > 0.0 || !built_; }
@@ -53,6 +58,8 @@ class LevelSetStageBase : public LevelSetStage {
   bool built_ = false;
 
  private:
+  std::optional<Brush> held_;
+  int frame_ = 0;  // frames that stepped
   Volume box_;
   glm::ivec3 min_voxel_{0};
   CubeRecordSet records_;

@@ -30,12 +30,26 @@ class CpuLevelSetStage final : public LevelSetStageBase {
   void step(double dt) override {
     if (builder_) return rebuild(dt);
     if (dt <= 0.0) return;
+    apply_brush(next_brush());
     int steps = 0;
     for (; steps < params_.steps_per_frame && list_->size() > 0; ++steps) time_ += evolution_.step(*list_, float(time_));
     if (steps > 0) list_changed();
   }
 
  private:
+  // The evolution with the brush's speed added to F, read at each voxel's nearest front point
+  // so that φ stays a distance under a speed that varies along the surface.
+  void apply_brush(const std::optional<BrushSpeed>& brush) {
+    if (brush == brush_) return;
+    brush_ = brush;
+    EvolutionParams p = evolution_params_;
+    if (brush) {
+      p.normal_speed = [speed = params_.speed, b = *brush](glm::vec3 voxel) { return speed + brush_speed_at(b, voxel); };
+      p.extend_normal_speed = true;
+    }
+    evolution_ = LevelSetEvolution(p);
+  }
+
   void rebuild(double dt) {
     if (!rebuild_due(dt)) return;
     const auto* particles = input_.buffer ? static_cast<const Particle*>(input_.buffer->host_pointer()) : nullptr;
@@ -46,6 +60,7 @@ class CpuLevelSetStage final : public LevelSetStageBase {
   }
 
   LevelSetEvolution evolution_;
+  std::optional<BrushSpeed> brush_;
   std::optional<ParticleLevelSetBuilder> builder_;
 };
 

@@ -31,7 +31,7 @@ class CudaLevelSetStage final : public LevelSetStageBase {
  public:
   CudaLevelSetStage(const LevelSetStageParams& params, InitialLevelSet initial, const Context& context)
       : LevelSetStageBase(params, std::move(initial)),
-        evolution_(device_params(params, evolution_params_)),
+        evolution_(std::in_place, device_params(params, evolution_params_)),
         gpu_list_(*list_),
         timeline_(context, /*cuda_shared=*/true) {
     if (params.particles) builder_ = std::make_unique<GpuParticleLevelSetBuilder>(particle_level_set_params(params));
@@ -64,7 +64,8 @@ class CudaLevelSetStage final : public LevelSetStageBase {
         changed = true;
       }
     } else if (dt > 0.0) {
-      for (int k = 0; k < params_.steps_per_frame; ++k) evolution_.queue_step(gpu_list_);
+      apply_brush(next_brush());
+      for (int k = 0; k < params_.steps_per_frame; ++k) evolution_->queue_step(gpu_list_);
       changed = params_.steps_per_frame > 0;
     }
     if (changed) {
@@ -86,13 +87,25 @@ class CudaLevelSetStage final : public LevelSetStageBase {
   }
 
  private:
+  void apply_brush(const std::optional<BrushSpeed>& brush) {
+    if (brush == brush_) return;
+    brush_ = brush;
+    GpuEvolutionParams p = device_params(params_, evolution_params_);
+    if (brush) {
+      p.brush = *brush;
+      p.extend_normal_speed = true;
+    }
+    evolution_.emplace(p);
+  }
+
   void sync_host_list() override {
     if (!host_stale_) return;
     *list_ = gpu_list_.download();
     host_stale_ = false;
   }
 
-  GpuLevelSetEvolution evolution_;
+  std::optional<GpuLevelSetEvolution> evolution_;
+  std::optional<BrushSpeed> brush_;
   GpuSortedTileList gpu_list_;
   TimelineSemaphore timeline_;
   uint64_t written_ = 0;

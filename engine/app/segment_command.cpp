@@ -121,8 +121,9 @@ int segment_volume(const SegmentOptions& o) {
   const auto run = sim::levelset::run_segmentation(
       *segmentation, limit, o.steps ? -1.0 : double(o.rms), [&](const sim::levelset::SegmentationStep& s) {
         if (seconds_since(last_report) < 1.0) return;
-        std::printf("step %d  active tiles %zu (+%u -%u)  rms change %.4g  dt %.3g\n", segmentation->steps(),
-                    segmentation->tiles(), s.status.added, s.status.removed, s.rms_change, s.dt);
+        std::printf("step %d  active tiles %zu (+%u -%u)  rms change %.4g  dt %.3g  front speed %.3g\n",
+                    segmentation->steps(), segmentation->tiles(), s.status.added, s.status.removed, s.rms_change, s.dt,
+                    s.front_speed);
         std::fflush(stdout);
         last_report = Clock::now();
       });

@@ -62,7 +62,7 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
             const glm::vec3 at = p.extend_normal_speed ? voxel + closest_point_offset(centre, kHaloStrideY, kHaloStrideZ) : voxel;
             const float f = p.normal_speed(at);
             l -= f * godunov_norm(g, f);
-            speed += sqrt3 * std::abs(f);
+            speed += p.effective_normal_cfl ? effective_normal_cfl_speed(g, f) : sqrt3 * std::abs(f);
           }
           if (p.velocity) {
             const glm::vec3 u = p.velocity(voxel, t);

@@ -21,6 +21,9 @@ struct EvolutionParams {
   SpeedField normal_speed;  // F(x), positive moves the surface outwards; empty: F = 0
   // F read at each voxel's nearest point on the front (closest_point.h) rather than at the voxel.
   bool extend_normal_speed = false;
+  // The CFL speed of the F term from the effective velocity (upwind.h) rather than the worst
+  // case √3|F|: a field varying along the band then limits the step only where it moves φ.
+  bool effective_normal_cfl = false;
   VelocityField velocity;   // U(x, t); empty: U = 0
   float alpha = 0.0f;       // curvature weight α
   // The paper's extra term sgn(φ)(1 − |∇φ|) (smoothed sign), keeping φ near a distance

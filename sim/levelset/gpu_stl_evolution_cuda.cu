@@ -46,6 +46,7 @@ struct RateParams {
   ThresholdSpeed threshold;
   BrushSpeed brush;
   bool extend_normal_speed;
+  bool effective_normal_cfl;
   FieldVelocity velocity;
   float alpha;
   bool rescaling_speed;
@@ -154,7 +155,7 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
                         : p.brush.sigma > 0.0f ? p.normal_speed + brush_speed_at(p.brush, at)
                                                : p.normal_speed;
         l -= f * godunov_norm(g, f);
-        speed += p.sqrt3 * fabsf(f);
+        speed += p.effective_normal_cfl ? effective_normal_cfl_speed(g, f) : p.sqrt3 * fabsf(f);
       }
       if (p.velocity.kind != FieldVelocity::Kind::kNone) {
         const glm::vec3 u = velocity_at(p.velocity, voxel, p.t);
@@ -324,7 +325,8 @@ void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_t
   s.allocate_rates(rk3);
   const uint32_t units = std::min(std::max(s.allocated, 1u), kMaxComputeUnits);
   const float snap = s.gamma - kDefaultBandSnap;
-  const RateParams p{0.0f, params_.normal_speed, params_.threshold, params_.brush, params_.extend_normal_speed, params_.velocity, params_.alpha, params_.rescaling_speed,
+  const RateParams p{0.0f, params_.normal_speed, params_.threshold, params_.brush, params_.extend_normal_speed,
+                     params_.effective_normal_cfl, params_.velocity, params_.alpha, params_.rescaling_speed,
                      params_.rescaling_weight, std::sqrt(3.0f)};
   launch<begin_step>({1, 1}, s.counters.get(), s.speed_bits.get(), t, device_time);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());

@@ -18,6 +18,7 @@ EvolutionParams to_cpu_params(const GpuEvolutionParams& g) {
   p.rescaling_speed = g.rescaling_speed;
   p.rescaling_weight = g.rescaling_weight;
   p.extend_normal_speed = g.extend_normal_speed;
+  p.effective_normal_cfl = g.effective_normal_cfl;
   p.cfl = g.cfl;
   return p;
 }
@@ -35,6 +36,7 @@ GpuEvolutionParams from_cpu_params(const EvolutionParams& cpu, float normal_spee
   g.rescaling_speed = cpu.rescaling_speed;
   g.rescaling_weight = cpu.rescaling_weight;
   g.extend_normal_speed = cpu.extend_normal_speed;
+  g.effective_normal_cfl = cpu.effective_normal_cfl;
   g.cfl = cpu.cfl;
   return g;
 }

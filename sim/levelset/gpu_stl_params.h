@@ -19,6 +19,7 @@ struct GpuEvolutionParams {
   // A sculpting brush (brush.h): when its sigma is set, F is the constant plus the brush's speed.
   BrushSpeed brush;
   bool extend_normal_speed = false;  // F at each voxel's nearest point on the front (evolution.h)
+  bool effective_normal_cfl = false;  // (evolution.h)
   FieldVelocity velocity;     // U(x, t)
   float alpha = 0.0f;         // curvature weight α
   bool rescaling_speed = false;

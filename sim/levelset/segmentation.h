@@ -74,6 +74,7 @@ struct SegmentationStep {
   // so a tolerance stops both at the same stage of convergence.
   double rms_change = 0.0;
   size_t front_voxels = 0;  // how many voxels that measure counts (0: no front to judge by)
+  float front_speed = 0.0f;  // the data term's fastest |c0·G| over them
   TileStatus status;
 };
 

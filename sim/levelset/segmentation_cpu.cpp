@@ -35,6 +35,7 @@ class CpuSegmentation final : public Segmentation {
     e.normal_speed = [speed](glm::vec3 voxel) { return threshold_speed_at(speed, voxel); };
     e.alpha = params.curvature;
     e.extend_normal_speed = true;
+    e.effective_normal_cfl = true;
     e.rescaling_speed = true;
     e.rescaling_weight = segmentation_rescaling_weight(params);
     e.cfl = params.cfl;
@@ -95,6 +96,7 @@ class CpuSegmentation final : public Segmentation {
       total.fastest = std::max(total.fastest, s.fastest);
     }
     out.front_voxels = total.count;
+    out.front_speed = total.fastest;
     out.rms_change = itk_rms_change(total.squares, total.count, total.fastest, out.dt);
   }
 

@@ -36,6 +36,7 @@ class CudaSegmentation final : public Segmentation {
     g.threshold.volume = samples_.get();
     g.alpha = params.curvature;
     g.extend_normal_speed = true;
+    g.effective_normal_cfl = true;
     g.rescaling_speed = true;
     g.rescaling_weight = segmentation_rescaling_weight(params);
     g.cfl = params.cfl;
@@ -49,6 +50,7 @@ class CudaSegmentation final : public Segmentation {
     const GpuStlCounters& c = evolution_->last_counters();
     out.status = c.status;
     out.front_voxels = c.front_voxels;
+    out.front_speed = std::bit_cast<float>(c.front_speed_bits);
     out.rms_change = itk_rms_change(c.front_squares, c.front_voxels, std::bit_cast<float>(c.front_speed_bits), out.dt);
     time_ += out.dt;
     ++steps_;

@@ -7,12 +7,14 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <map>
 #include <cstdio>
 #include <string>
 
 #include "engine/app/capture.h"
 #include "engine/app/scene.h"
 #include "engine/app/scene_renderer.h"
+#include "engine/app/segmentation_panel.h"
 #include "engine/app/pass_settings.h"
 #include "engine/app/timing_files.h"
 #include "engine/app/ui_overlay.h"
@@ -58,7 +60,8 @@ void reset_stage(sim::Stage& stage, std::string& refusal) {
   }
 }
 
-void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms, std::string& refusal) {
+void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms, std::string& refusal,
+                std::map<const sim::Stage*, SegmentationPanel>& segmentation_panels) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("Meniscus", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
@@ -111,6 +114,7 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
         refusal.clear();
         reset_stage(*stage, refusal);
       }
+      if (auto* segment = dynamic_cast<sim::levelset::SegmentationStage*>(stage)) segmentation_panels[stage].draw(*segment);
       ImGui::PopID();
     }
     if (!refusal.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", refusal.c_str());
@@ -221,6 +225,7 @@ int run_interactive(const RunOptions& options) {
   glfwGetCursorPos(window.handle(), &cursor.x, &cursor.y);
   DividerDrag divider_drag;
   std::string refusal;  // why the last stage reset was refused, shown in the panel
+  std::map<const sim::Stage*, SegmentationPanel> segmentation_panels;
   uint32_t presented = 0;
   while (!window.should_close() && (!options.frames || presented < *options.frames)) {
     window.poll_events();
@@ -232,7 +237,7 @@ int run_interactive(const RunOptions& options) {
 
     AcquiredImage image;
     if (!window.acquire(renderer.next_slot(), image)) continue;
-    ui.build([&] { draw_panel(renderer, context, frame_ms, refusal); });
+    ui.build([&] { draw_panel(renderer, context, frame_ms, refusal, segmentation_panels); });
     // Simulated time follows the wall clock but never jumps by more than two 60 Hz frames,
     // so a stall (window drag, breakpoint) does not explode the simulation.
     renderer.render({image.image, image.view, window.format(), window.extent(), graph::Access::None,

@@ -4,10 +4,12 @@
 
 #include "engine/app/ballistic_settings.h"
 #include "engine/app/levelset_settings.h"
+#include "engine/app/segment_settings.h"
 #include "engine/app/sph_settings.h"
 #include "passes/solids/solids_of_sph.h"
 #include "sim/ballistic/ballistic_stage.h"
 #include "sim/levelset/levelset_stage.h"
+#include "sim/levelset/segmentation_stage.h"
 #include "sim/sph/sph_stage.h"
 
 namespace meniscus {
@@ -60,6 +62,15 @@ const std::vector<StageType>& stage_types() {
           sim::SimBackend backend, const Context& context) -> std::unique_ptr<sim::Stage> {
          return sim::levelset::make_levelset_stage(read_levelset_settings(c.params, scene, producer_of(facts, earlier)),
                                                    backend, context);
+       }},
+      {"segment", sim::StageOutput::LevelSet, "", sim::StageOutput::Particles,
+       [](const StageConfig& c, const Scene& scene, std::span<const StageFacts>, StageFacts&) {
+         read_segment_settings(c.params, scene);
+       },
+       [](const StageConfig& c, const Scene& scene, std::span<const StageFacts>, const StageFacts&,
+          sim::SimBackend backend, const Context& context) -> std::unique_ptr<sim::Stage> {
+         return std::make_unique<sim::levelset::SegmentationStage>(read_segment_settings(c.params, scene), backend,
+                                                                   context);
        }},
   };
   return types;

@@ -22,4 +22,9 @@ struct SeedSphere {
 // voxel 0 or beyond the tile keys.
 void build_from_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what);
 
+// Adds a sphere to a level set that already holds a surface (a seed placed mid-run): φ becomes
+// min(φ, the sphere's distance) over the tiles the sphere reaches, missing tiles are created,
+// and the tiles are managed. InputError as build_from_spheres.
+void add_sphere(SortedTileList& list, const SeedSphere& seed, const std::string& what);
+
 }  // namespace meniscus::sim::levelset

@@ -48,6 +48,20 @@ ThresholdSpeed threshold_speed(const Volume& volume, const SegmentationGrid& gri
   return s;
 }
 
+void Segmentation::add_seed(const SeedSphere& seed, const std::string& what) {
+  SortedTileList next = list();
+  add_sphere(next, seed, what);
+  before_seed_.push_back(list());
+  replace_list(std::move(next));
+}
+
+bool Segmentation::undo_seed() {
+  if (before_seed_.empty()) return false;
+  replace_list(std::move(before_seed_.back()));
+  before_seed_.pop_back();
+  return true;
+}
+
 float segmentation_rescaling_weight(const SegmentationParams& params) {
   return 0.1f * (1.0f - params.curvature) * 0.5f * (params.upper - params.lower);
 }

@@ -25,6 +25,8 @@
 
 namespace meniscus::sim::levelset {
 
+class GpuSortedTileList;
+
 struct SegmentationParams {
   float lower = 0.0f, upper = 0.0f;  // I_lo < I_hi, in the volume's units
   float curvature = 0.2f;            // w = 1 − c0, in [0, 1)
@@ -90,6 +92,19 @@ class Segmentation {
   // The level set on the host (CUDA: downloaded when it changed).
   virtual const SortedTileList& list() = 0;
   virtual size_t tiles() = 0;
+  // Replaces the level set (a seed added, an undo); the step count and clock carry on. CUDA
+  // uploads it: a user's action, not a frame's.
+  virtual void replace_list(SortedTileList list) = 0;
+  // The GPU-STL the CUDA backend evolves (records are written from it on the device); null on
+  // the CPU.
+  virtual GpuSortedTileList* device_list() { return nullptr; }
+
+  // A seed sphere placed mid-run (seed_spheres.h add_sphere); the level set before it is kept
+  // for undo_seed(), which puts it back (and with it the evolution since). False when there is
+  // no seed to undo.
+  void add_seed(const SeedSphere& seed, const std::string& what);
+  bool undo_seed();
+  size_t seeds_placed() const { return before_seed_.size(); }
 
   const SegmentationParams& params() const { return params_; }
   int steps() const { return steps_; }
@@ -99,6 +114,9 @@ class Segmentation {
   SegmentationParams params_;
   int steps_ = 0;
   double time_ = 0.0;
+
+ private:
+  std::vector<SortedTileList> before_seed_;
 };
 
 // `volume` must outlive the segmentation (the CPU backend reads it in place; CUDA copies it to

@@ -24,6 +24,7 @@ class CpuSegmentation final : public Segmentation {
   SimBackend backend() const override { return SimBackend::Cpu; }
   const SortedTileList& list() override { return list_; }
   size_t tiles() override { return list_.size(); }
+  void replace_list(SortedTileList list) override { list_ = std::move(list); }
 
   void set_params(const SegmentationParams& params) override {
     check_segmentation_params(params, volume_.source);

@@ -17,7 +17,7 @@ class CudaSegmentation final : public Segmentation {
  public:
   CudaSegmentation(const Volume& volume, const SegmentationGrid& grid, SortedTileList initial,
                    const SegmentationParams& params)
-      : volume_(volume), grid_(grid), host_(std::move(initial)), gpu_list_(host_) {
+      : volume_(volume), grid_(grid), host_(std::move(initial)), gpu_list_(std::make_unique<GpuSortedTileList>(host_)) {
     samples_.reserve(volume.values.size(), "the segmented volume");
     MENISCUS_SIM_CUDA_CHECK(cudaMemcpy(samples_.get(), volume.values.data(), sizeof(float) * volume.values.size(),
                                        cudaMemcpyHostToDevice));
@@ -25,7 +25,13 @@ class CudaSegmentation final : public Segmentation {
   }
 
   SimBackend backend() const override { return SimBackend::Cuda; }
-  size_t tiles() override { return gpu_list_.size(); }
+  size_t tiles() override { return gpu_list_->size(); }
+  GpuSortedTileList* device_list() override { return gpu_list_.get(); }
+  void replace_list(SortedTileList list) override {
+    gpu_list_ = std::make_unique<GpuSortedTileList>(list);
+    host_ = std::move(list);
+    host_stale_ = false;
+  }
 
   void set_params(const SegmentationParams& params) override {
     check_segmentation_params(params, volume_.source);
@@ -46,7 +52,7 @@ class CudaSegmentation final : public Segmentation {
   SegmentationStep step() override {
     SegmentationStep out;
     if (tiles() == 0) return out;
-    out.dt = evolution_->step(gpu_list_, float(time_));
+    out.dt = evolution_->step(*gpu_list_, float(time_));
     const GpuStlCounters& c = evolution_->last_counters();
     out.status = c.status;
     out.front_voxels = c.front_voxels;
@@ -59,7 +65,7 @@ class CudaSegmentation final : public Segmentation {
   }
 
   const SortedTileList& list() override {
-    if (host_stale_) host_ = gpu_list_.download();
+    if (host_stale_) host_ = gpu_list_->download();
     host_stale_ = false;
     return host_;
   }
@@ -68,7 +74,7 @@ class CudaSegmentation final : public Segmentation {
   const Volume& volume_;
   SegmentationGrid grid_;
   SortedTileList host_;
-  GpuSortedTileList gpu_list_;
+  std::unique_ptr<GpuSortedTileList> gpu_list_;
   DeviceArray<float> samples_;
   std::optional<GpuLevelSetEvolution> evolution_;
   bool host_stale_ = false;

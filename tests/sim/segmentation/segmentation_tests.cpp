@@ -132,6 +132,21 @@ TEST_CASE("segmentation: thresholds changed mid-run continue from the current fr
   CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(16.25)).epsilon(0.03));
 }
 
+TEST_CASE("segmentation: a seed placed mid-run adds its ball where it lies outside and nothing inside") {
+  SortedTileList list(kGamma);
+  const SeedSphere big{glm::vec3(40.0f), 14.0f};
+  build_from_spheres(list, std::span(&big, 1), "seeds");
+  const double before = inside_moments(list).volume;
+  CHECK(before == Approx(ball_mm3(14.0)).epsilon(0.01));
+  // Deep inside, where no tile is stored: the new tiles must come out inside, adding nothing.
+  add_sphere(list, {glm::vec3(40.0f), 3.0f}, "seed");
+  CHECK(inside_moments(list).volume == Approx(before).epsilon(1e-3));
+  // Apart from it: one more ball.
+  add_sphere(list, {glm::vec3(40.0f, 40.0f, 70.0f), 5.0f}, "seed");
+  CHECK(inside_moments(list).volume == Approx(before + ball_mm3(5.0)).epsilon(0.01));
+  CHECK(list.check_invariants().empty());
+}
+
 TEST_CASE("segmentation: bad parameters and volumes are refused naming the file and the field") {
   Volume v = testing::shells_volume({16, 16, 16}, glm::vec3(1.0f), glm::vec3(8.0f), {{4.0f, 100.0f}});
   v.source = "head.nii.gz";

@@ -16,6 +16,7 @@
 #include "sim/common/backend.h"
 #include "sim/histopyramid/indexed_mesh.h"
 #include "sim/histopyramid/record_mesh.h"
+#include "sim/levelset/vdb_io.h"
 
 namespace meniscus {
 namespace {
@@ -33,6 +34,17 @@ void export_level_set_mesh(SceneRenderer& renderer, const std::filesystem::path&
               mesh.triangles.size(), level_set->box().source.c_str());
 }
 
+// The level set the surface pass draws, as an OpenVDB grid at its place in the box's units.
+void export_level_set_vdb(SceneRenderer& renderer, const std::filesystem::path& file) {
+  sim::levelset::LevelSetStage* level_set = renderer.composer().drawn_level_set();
+  const float h = level_set->voxel_size();
+  const glm::vec3 offset = level_set->voxel0() / h;  // voxel v at (v + offset) h, OpenVDB's index space
+  const sim::levelset::SortedTileList& list = level_set->host_level_set();
+  sim::levelset::write_vdb(file, list, glm::ivec3(glm::round(offset)), h);
+  std::printf("wrote %s (%zu tiles, voxel %g, level set \"%s\")\n", file.c_str(), list.size(), h,
+              level_set->box().source.c_str());
+}
+
 }  // namespace
 
 CaptureResult capture(const CaptureOptions& options) {
@@ -42,10 +54,10 @@ CaptureResult capture(const CaptureOptions& options) {
   if (options.height) scene.render.height = *options.height;
   const std::vector<StageFacts> stages = check_scene_settings(scene);
   check_fluid_debug_flag(scene, options.fluid_debug);
-  if (options.export_mesh) {
+  if (options.export_mesh || options.export_vdb) {
     const auto surface = read_surface_settings(scene, stages);
     if (!surface || !surface->stage)
-      throw InputError(scene.source.string() + ": --export-mesh needs a [pass.surface] drawing a level-set stage "
+      throw InputError(scene.source.string() + ": --export-mesh and --export-vdb need a [pass.surface] drawing a level-set stage "
                                                "(volume = \"stage:<name>\")");
   }
   const VkExtent2D extent{scene.render.width, scene.render.height};
@@ -94,6 +106,7 @@ CaptureResult capture(const CaptureOptions& options) {
   std::memcpy(result.image.pixels.data(), readback.mapped(), readback.size());
   if (options.png) write_png(*options.png, result.image);
   if (options.export_mesh) export_level_set_mesh(renderer, *options.export_mesh);
+  if (options.export_vdb) export_level_set_vdb(renderer, *options.export_vdb);
 
   write_timing_files(log, options.timings, context, scene, backend, extent, options.frames, options.warmup);
   result.validation_errors = context.validation_error_count();

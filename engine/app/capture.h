@@ -30,6 +30,7 @@ struct CaptureOptions {
   // The last frame's level-set mesh (the surface pass's level-set stage, first layer), in the
   // stage's world units.
   std::optional<std::filesystem::path> export_mesh;
+  std::optional<std::filesystem::path> export_vdb;  // the drawn level set itself, after the last frame
   std::string sim = "auto";
   std::string device;
   bool validation = kValidationByDefault;

@@ -142,6 +142,12 @@ void parse_capture(Args& args, Command& command) {
                        throw InputError("meniscus capture: " + std::string(f) + " '" + o.export_mesh->string() +
                                         "': expected a .ply or .obj file");
                    }});
+  flags.push_back({"--export-vdb", [](CaptureOptions& o, Args& a, std::string_view f) {
+                     o.export_vdb = a.value(f);
+                     if (o.export_vdb->extension() != ".vdb")
+                       throw InputError("meniscus capture: " + std::string(f) + " '" + o.export_vdb->string() +
+                                        "': expected a .vdb file");
+                   }});
   parse_flags(args, o, flags, "capture");
   // A capture that writes nothing would be wasted work: default to a PNG named after the scene.
   if (!o.png && o.timings.empty()) o.png = std::filesystem::path("out") / (o.scene.stem().string() + ".png");
@@ -373,6 +379,7 @@ std::string usage_text() {
          "  meniscus capture <scene> [--size WxH] [--png out.png] [--frames N] [--warmup W]\n"
          "                       [--timings FILE]... [--sim cpu|cuda|auto] [--device NAME]\n"
          "                       [--validation|--no-validation] [--dump-graph out.dot] [--export-mesh frame.ply]\n"
+         "                       [--export-vdb frame.vdb]\n"
          "                       [--fluid-debug none|depth|thickness|curvature|noise]\n"
          "  meniscus mesh <volume.nrrd|.nhdr|.vtk|levelset.vdb|cayley:N|sphere:N|torus:N> --iso V -o out.ply|.obj\n"
          "                       [--sim cpu|vulkan|cuda] [--device NAME] [--validation]\n"

@@ -23,6 +23,7 @@
 #include "sim/histopyramid/cube_record.h"
 #include "sim/histopyramid/volume.h"
 #include "sim/levelset/evolution.h"
+#include "sim/levelset/sorted_tile_list.h"
 
 namespace meniscus {
 class Context;
@@ -102,6 +103,9 @@ class LevelSetStage : public Stage {
   // CUDA backend downloads its list for them). Record position p lies at record_origin() +
   // voxel_size() * p, in box units.
   virtual const CubeRecordSet& records(float phi_iso) = 0;
+  // The level set itself on the host, for a .vdb export (CUDA downloads it). Voxel v lies at
+  // voxel0() + voxel_size() * v, in box units.
+  virtual const SortedTileList& host_level_set() = 0;
   virtual glm::vec3 record_origin() const = 0;
   virtual float gamma() const = 0;
   virtual size_t tiles() const = 0;

@@ -31,6 +31,10 @@ class LevelSetStageBase : public LevelSetStage {
   void consume(const ParticleInput& input) override { input_ = input; }
   const Volume& box() const override { return box_; }
   const CubeRecordSet& records(float phi_iso) override;
+  const SortedTileList& host_level_set() override {
+    sync_host_list();
+    return *list_;
+  }
   glm::vec3 record_origin() const override;
   glm::vec3 voxel0() const override { return box_.origin - glm::vec3(min_voxel_) * box_.spacing; }
   float gamma() const override { return list_->gamma(); }

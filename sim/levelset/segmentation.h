@@ -69,7 +69,8 @@ float segmentation_rescaling_weight(const SegmentationParams& params);
 struct SegmentationStep {
   float dt = 0.0f;
   // ITK's MaximumRMSError measure: the root mean square of φ's change over the voxels of the
-  // front (|φ| <= ½ before the step), as it would be over the step ITK takes there. ITK moves
+  // front (|φ| <= ½ before the step: ITK's active layer), as it would be over the step ITK
+  // takes there. ITK moves
   // only its front layer, by WaveDT = 1/6 over the front's fastest data speed; this band also
   // moves voxels up to γ away, over darker or brighter samples, and the CFL condition there
   // makes its steps several times shorter. The change is scaled by the ratio of the two steps,

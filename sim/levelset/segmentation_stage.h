@@ -44,6 +44,7 @@ class SegmentationStage final : public LevelSetStage {
   std::optional<GpuWait> gpu_wait() const override;
   glm::vec3 voxel0() const override;
   const CubeRecordSet& records(float phi_iso) override;
+  const SortedTileList& host_level_set() override { return segmentation_->list(); }
   glm::vec3 record_origin() const override;
   float gamma() const override { return gamma_; }
   size_t tiles() const override { return tiles_; }

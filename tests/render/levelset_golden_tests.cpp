@@ -1,7 +1,8 @@
 // Headless goldens of level sets drawn by the HistoPyramid surface pass, from the shipped
 // scenes: Lucy scan-converted into a sorted tile list and shrinking under mean-curvature flow a
 // few frames in (mesh conversion, evolution and the per-frame volume upload together), and the
-// bunny's and Lucy's points reconstructed when their scenes load.
+// bunny's and Lucy's points reconstructed when their scenes load; Lucy sculpted by scripted
+// brushes and the CT head's bone segmented from seeds, both a few dozen frames in.
 #include <catch2/catch.hpp>
 
 #include "engine/app/capture.h"
@@ -29,6 +30,14 @@ void check_scene_golden(const char* scene, const std::string& golden, uint32_t f
 
 TEST_CASE("Lucy collapsing under mean-curvature flow matches its golden", "[render][levelset]") {
   check_scene_golden("scenes/lucy_collapse.toml", "levelset_lucy_collapse", 12);
+}
+
+TEST_CASE("Lucy sculpted by scripted brush strokes matches its golden", "[render][levelset]") {
+  check_scene_golden("scenes/sculpt_lucy.toml", "levelset_sculpt_lucy", 40);
+}
+
+TEST_CASE("the CT head's bone segmented live from seeds matches its golden", "[render][levelset]") {
+  check_scene_golden("scenes/segment_head.toml", "levelset_segment_head", 40);
 }
 
 TEST_CASE("the bunny's points reconstructed as a level set match their golden", "[render][levelset]") {

@@ -13,6 +13,8 @@ packages=(
   libopenjp2-7-dev libgsl-dev
   # NIfTI volumes (.nii.gz) are gzip-compressed.
   zlib1g-dev
+  # The MR brains of scenes/segment_brain.toml and meniscus-bench segment (Colin27, 16 MB).
+  mricron-data
   xvfb xauth
   # The fuzz targets (tools/fuzz): clang, and libFuzzer in its runtime (only recommended by clang).
   clang libclang-rt-14-dev

@@ -14,6 +14,7 @@
 #include "engine/app/capture.h"
 #include "engine/app/scene.h"
 #include "engine/app/scene_renderer.h"
+#include "engine/app/sculpt_brush.h"
 #include "engine/app/segmentation_panel.h"
 #include "engine/app/pass_settings.h"
 #include "engine/app/timing_files.h"
@@ -60,8 +61,25 @@ void reset_stage(sim::Stage& stage, std::string& refusal) {
   }
 }
 
+// The level set the surface pass draws, when it is one a brush may shape (a segmentation
+// follows its data instead).
+sim::levelset::LevelSetStage* sculptable(SceneRenderer& renderer) {
+  sim::levelset::LevelSetStage* stage = renderer.surface() ? renderer.composer().drawn_level_set() : nullptr;
+  return stage && !dynamic_cast<sim::levelset::SegmentationStage*>(stage) ? stage : nullptr;
+}
+
+// Shift or Ctrl with the left button over the scene: the brush, not the camera, has the mouse.
+BrushMode brush_mode(Window& window, const UiOverlay& ui) {
+  GLFWwindow* w = window.handle();
+  if (ui.wants_mouse() || glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) != GLFW_PRESS) return BrushMode::kNone;
+  const auto held = [&](int a, int b) { return glfwGetKey(w, a) == GLFW_PRESS || glfwGetKey(w, b) == GLFW_PRESS; };
+  if (held(GLFW_KEY_LEFT_SHIFT, GLFW_KEY_RIGHT_SHIFT)) return BrushMode::kRaise;
+  if (held(GLFW_KEY_LEFT_CONTROL, GLFW_KEY_RIGHT_CONTROL)) return BrushMode::kCarve;
+  return BrushMode::kNone;
+}
+
 void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms, std::string& refusal,
-                std::map<const sim::Stage*, SegmentationPanel>& segmentation_panels) {
+                std::map<const sim::Stage*, SegmentationPanel>& segmentation_panels, SculptBrush& brush) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("Meniscus", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
@@ -134,6 +152,7 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
         ImGui::SliderFloat((layer.name + " iso").c_str(), &layer.iso, range.x, range.y);
       }
     }
+    if (sculptable(renderer)) brush.draw_controls();
     if (float* divider = renderer.composer().split_divider())
       ImGui::SliderFloat("divider (or drag the line)", divider, 0.0f, 1.0f);
     ImGui::SliderFloat("exposure", &scene.render.exposure, 0.05f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
@@ -158,7 +177,7 @@ struct DividerDrag {
 };
 
 CameraInput read_input(Window& window, const UiOverlay& ui, double dt, glm::dvec2& last_cursor, float* divider,
-                       DividerDrag& drag) {
+                       DividerDrag& drag, bool brushing) {
   CameraInput input;
   input.dt = static_cast<float>(dt);
   GLFWwindow* w = window.handle();
@@ -177,7 +196,7 @@ CameraInput read_input(Window& window, const UiOverlay& ui, double dt, glm::dvec
   if (drag.active) {
     *divider = float(std::clamp(cursor.x / std::max(width, 1), 0.0, 1.0));
   } else if (!ui.wants_mouse()) {
-    if (pressed) input.rotate = glm::vec2(delta);
+    if (pressed && !brushing) input.rotate = glm::vec2(delta);
     input.zoom = scroll;
   }
   if (!ui.wants_keyboard()) {
@@ -226,6 +245,7 @@ int run_interactive(const RunOptions& options) {
   DividerDrag divider_drag;
   std::string refusal;  // why the last stage reset was refused, shown in the panel
   std::map<const sim::Stage*, SegmentationPanel> segmentation_panels;
+  SculptBrush brush;
   uint32_t presented = 0;
   while (!window.should_close() && (!options.frames || presented < *options.frames)) {
     window.poll_events();
@@ -233,11 +253,20 @@ int run_interactive(const RunOptions& options) {
     const double dt = std::chrono::duration<double>(now - last).count();
     last = now;
     frame_ms = 0.9 * frame_ms + 0.1 * dt * 1000.0;
-    renderer.camera().update(read_input(window, ui, dt, cursor, renderer.composer().split_divider(), divider_drag));
+    const BrushMode mode = sculptable(renderer) ? brush_mode(window, ui) : BrushMode::kNone;
+    renderer.camera().update(
+        read_input(window, ui, dt, cursor, renderer.composer().split_divider(), divider_drag, mode != BrushMode::kNone));
+    if (sim::levelset::LevelSetStage* stage = sculptable(renderer)) {
+      int width = 0, height = 0;
+      glfwGetWindowSize(window.handle(), &width, &height);
+      const VkExtent2D extent = window.extent();
+      brush.aim(*stage, *renderer.surface(), renderer.camera().pose(float(extent.width) / float(std::max(extent.height, 1u))),
+                glm::vec2(cursor), glm::vec2(width, height), mode);
+    }
 
     AcquiredImage image;
     if (!window.acquire(renderer.next_slot(), image)) continue;
-    ui.build([&] { draw_panel(renderer, context, frame_ms, refusal, segmentation_panels); });
+    ui.build([&] { draw_panel(renderer, context, frame_ms, refusal, segmentation_panels, brush); });
     // Simulated time follows the wall clock but never jumps by more than two 60 Hz frames,
     // so a stall (window drag, breakpoint) does not explode the simulation.
     renderer.render({image.image, image.view, window.format(), window.extent(), graph::Access::None,

@@ -70,6 +70,13 @@ SurfacePass::SurfacePass(const Context& context, const sim::Volume& volume, cons
   }
 }
 
+glm::mat4 SurfacePass::box_to_world() const {
+  glm::mat4 m(1.0f);
+  for (int row = 0; row < 3; ++row)
+    for (int column = 0; column < 4; ++column) m[column][row] = model_rows_[row][column];
+  return m;
+}
+
 SurfacePass::~SurfacePass() { vkDestroySampler(context_.device(), sampler_, nullptr); }
 
 void SurfacePass::update_records(uint32_t slot, size_t layer, const sim::CubeRecordSet& set, glm::vec3 origin,

@@ -68,6 +68,8 @@ class SurfacePass {
                    graph::BufferHandle frame, uint32_t slot = 0);
 
   std::vector<SurfaceLayer>& layers() { return settings_.layers; }
+  // Where the box (the volume's units) lies in the world: for picking what the pass drew.
+  glm::mat4 box_to_world() const;
   // Volume: new values, same dimensions. Idles the device first — simple and correct, at the
   // price of overlap between frames; an evolving level set uses CubeRecords instead.
   void update_volume(const sim::Volume& volume);

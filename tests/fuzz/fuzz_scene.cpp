@@ -6,6 +6,7 @@
 #include "engine/app/ballistic_settings.h"
 #include "engine/app/levelset_settings.h"
 #include "engine/app/scene.h"
+#include "engine/app/segment_settings.h"
 #include "engine/app/sph_settings.h"
 #include "tests/fuzz/fuzz_harness.h"
 
@@ -24,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (stage.type == "ballistic") read_ballistic_settings(stage.params, scene);
       else if (stage.type == "sph") read_sph_settings(stage.params);
       else if (stage.type == "levelset") read_levelset_settings(stage.params, scene, &producer);
+      else if (stage.type == "segment") read_segment_settings(stage.params, scene);
     }
   });
   return 0;

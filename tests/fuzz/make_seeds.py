@@ -65,6 +65,25 @@ def vtk_seeds():
     put("vtk", "ascii-float", header.format(fmt="ASCII", type="float") + " ".join(f"{v}.5" for v in block) + "\n")
 
 
+def nifti_seeds():
+    """The headsq block as NIfTI-1 (.nii): int16 little-endian, and float32 big-endian."""
+    block = headsq_block()
+    samples = struct.unpack(f"<{len(block) // 2}h", block)
+
+    def nii(datatype, bitpix, data, endian="<"):
+        header = bytearray(352)
+        struct.pack_into(endian + "i", header, 0, 348)
+        struct.pack_into(endian + "8h", header, 40, 3, 5, 4, 3, 1, 1, 1, 1)
+        struct.pack_into(endian + "hh", header, 70, datatype, bitpix)
+        struct.pack_into(endian + "8f", header, 76, 1.0, 0.9, 0.9, 2.5, 1.0, 0.0, 0.0, 0.0)
+        struct.pack_into(endian + "f", header, 108, 352.0)
+        header[344:348] = b"n+1\0"
+        return bytes(header) + data
+
+    put("nifti", "int16-le", nii(4, 16, block))
+    put("nifti", "float32-be", nii(16, 32, struct.pack(f">{len(samples)}f", *samples), endian=">"))
+
+
 def lucy_patch(faces=6):
     """The first faces of lucy.ply with their vertices, renumbered."""
     raw = (DATA / "lucy.ply").read_bytes()
@@ -145,6 +164,7 @@ def main():
         if seed.parent.name != "vdb" or args.meniscus:
             seed.unlink()
     nrrd_seeds()
+    nifti_seeds()
     vtk_seeds()
     verts, tris = ply_seeds()
     obj_seeds(verts, tris)

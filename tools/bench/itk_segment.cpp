@@ -30,11 +30,13 @@ Image::Pointer import(const float* values, const ItkSegmentInput& in) {
   return image;
 }
 
-void read_mask(const Image* output, ItkSegmentRun& out) {
+// `sign`: -1 where the filter's level set is negative inside (the serial sparse field), +1
+// where it is positive inside (ParallelSparseFieldLevelSetImageFilter, as its header says).
+void read_mask(const Image* output, float sign, ItkSegmentRun& out) {
   const size_t n = output->GetBufferedRegion().GetNumberOfPixels();
   out.mask.resize(n);
   const float* phi = output->GetBufferPointer();
-  for (size_t i = 0; i < n; ++i) out.mask[i] = phi[i] < 0.0f ? 1 : 0;
+  for (size_t i = 0; i < n; ++i) out.mask[i] = sign * phi[i] > 0.0f ? 1 : 0;
 }
 
 }  // namespace
@@ -66,11 +68,16 @@ bool run_itk_segment(const ItkSegmentInput& in, ItkSegmentRun& out) {
       out.filter = "ThresholdSegmentationLevelSetImageFilter";
       out.iterations = int(filter->GetElapsedIterations());
       out.rms = filter->GetRMSChange();
-      read_mask(filter->GetOutput(), out);
+      read_mask(filter->GetOutput(), -1.0f, out);
       return true;
     }
     // The parallel sparse field with the same level-set function (its speed image built first,
-    // inside the timed span as the serial filter builds it inside Update()).
+    // inside the timed span as the serial filter builds it inside Update()). It keeps the
+    // inside positive: the initial level set is negated, and with it the propagation weight,
+    // so that the data term still grows the inside (the curvature term is the same either way).
+    std::vector<float> negated(in.initial, in.initial + size_t(in.dims[0]) * in.dims[1] * in.dims[2]);
+    for (float& v : negated) v = -v;
+    const Image::Pointer positive_inside = import(negated.data(), in);
     using Function = itk::ThresholdSegmentationLevelSetFunction<Image, Image>;
     using Filter = itk::ParallelSparseFieldLevelSetImageFilter<Image, Image>;
     const auto start = Clock::now();
@@ -78,7 +85,7 @@ bool run_itk_segment(const ItkSegmentInput& in, ItkSegmentRun& out) {
     function->SetFeatureImage(feature);
     function->SetLowerThreshold(in.lower);
     function->SetUpperThreshold(in.upper);
-    function->SetPropagationWeight(1.0 - in.curvature);
+    function->SetPropagationWeight(-(1.0 - in.curvature));
     function->SetCurvatureWeight(in.curvature);
     function->SetAdvectionWeight(0.0);
     function->AllocateSpeedImage();
@@ -88,7 +95,7 @@ bool run_itk_segment(const ItkSegmentInput& in, ItkSegmentRun& out) {
     function->Initialize(radius);
     auto filter = Filter::New();
     filter->SetDifferenceFunction(function);
-    filter->SetInput(initial);
+    filter->SetInput(positive_inside);
     filter->SetIsoSurfaceValue(0.0);
     filter->SetMaximumRMSError(in.rms);
     filter->SetNumberOfIterations(in.max_iterations);
@@ -98,7 +105,7 @@ bool run_itk_segment(const ItkSegmentInput& in, ItkSegmentRun& out) {
     out.filter = "ParallelSparseFieldLevelSetImageFilter";
     out.iterations = int(filter->GetElapsedIterations());
     out.rms = filter->GetRMSChange();
-    read_mask(filter->GetOutput(), out);
+    read_mask(filter->GetOutput(), 1.0f, out);
     return true;
   } catch (const std::exception& e) {
     out.error = e.what();

@@ -36,7 +36,7 @@ while (($#)); do
   esac
 done
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs wants a positive integer, got '$jobs'" >&2; exit 2; }
-all_targets=(nrrd nhdr vtk ply_ascii ply_binary obj vdb scene)
+all_targets=(nrrd nhdr nifti vtk ply_ascii ply_binary obj vdb scene)
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 
 # -O1 and line tables only: a third less compile time than -O2 -g, and stack traces keep their lines.

@@ -1,7 +1,7 @@
 // The CUDA segmentation against the CPU's (sim/levelset/segmentation.h): the same volume, seed
 // and thresholds, step by step; the lists must agree entry by entry with values within
-// kTolerance, the steps' dt and front measures alike, through a threshold change mid-run, and
-// the final masks must be equal. Exits with MENISCUS_SKIP_CODE (ctest: skipped) and says why
+// kTolerance, the steps' dt and front measures alike, through a threshold change mid-run and a
+// seed placed and undone, and the masks must be equal. Exits with MENISCUS_SKIP_CODE (ctest: skipped) and says why
 // when no CUDA device answers.
 #include <algorithm>
 #include <cmath>
@@ -86,6 +86,16 @@ int run() {
       check(cpu->steps() == 80 && gpu->steps() == 80, "the step count carries on over the change");
       check(inside_mask(cpu->list(), v, grid) == inside_mask(gpu->list(), v, grid), "the masks are equal");
       check(gpu->list().check_invariants().empty(), "the CUDA list passes the CPU's invariants");
+      // A seed placed mid-run (the list goes up to the device again), then taken back.
+      const SeedSphere seed = seed_at_sample(v, grid, {4.0f, 4.0f, 2.0f}, 2.0f);
+      cpu->add_seed(seed, "seed");
+      gpu->add_seed(seed, "seed");
+      if (lockstep(*cpu, *gpu, 10, "after a seed placed mid-run")) {
+        cpu->undo_seed();
+        gpu->undo_seed();
+        check(differences(cpu->list(), gpu->list()).empty() && gpu->seeds_placed() == 0, "undo puts back the same list");
+        lockstep(*cpu, *gpu, 5, "after the undo");
+      }
     }
   }
   return device_test::summary();

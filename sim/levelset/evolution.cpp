@@ -36,6 +36,7 @@ LevelSetEvolution::LevelSetEvolution(EvolutionParams params) : params_(std::move
 float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<float>& out) {
   const auto& active = list.active();
   tile_speed_.assign(active.size(), 0.0f);
+  tile_front_speed_.assign(active.size(), 0.0f);
   const EvolutionParams& p = params_;
   const float sqrt3 = std::sqrt(3.0f);
   const int reach = stencil_reach(p.scheme);
@@ -43,7 +44,7 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
     const TileCoord tile = coord_of(active[position].key);
     const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
     float* r = out.data() + position * kTileVoxels;
-    float fastest = 0;
+    float fastest = 0, front_fastest = 0;
     for (int z = 0; z < kTileSide; ++z)
       for (int y = 0; y < kTileSide; ++y)
         for (int x = 0; x < kTileSide; ++x) {
@@ -58,9 +59,10 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
           const glm::vec3 voxel = origin + glm::vec3(x, y, z);
           const OneSidedGradient g = one_sided_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ);
           float l = 0, speed = 0;
-          if (p.normal_speed) {
+          if (p.normal_speed || p.threshold.volume) {
             const glm::vec3 at = p.extend_normal_speed ? voxel + closest_point_offset(centre, kHaloStrideY, kHaloStrideZ) : voxel;
-            const float f = p.normal_speed(at);
+            const float f = p.threshold.volume ? threshold_speed_at(p.threshold, at) : p.normal_speed(at);
+            if (std::abs(centre[0]) <= 0.5f) front_fastest = std::max(front_fastest, std::abs(f));
             l -= f * godunov_norm(g, f);
             speed += p.effective_normal_cfl ? effective_normal_cfl_speed(g, f) : sqrt3 * std::abs(f);
           }
@@ -82,13 +84,20 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
           fastest = std::max(fastest, speed);
         }
     tile_speed_[position] = fastest;
+    tile_front_speed_[position] = front_fastest;
   }, reach);
+  if (first_stage_) {
+    front_speed_ = tile_front_speed_.empty() ? 0.0f : *std::max_element(tile_front_speed_.begin(), tile_front_speed_.end());
+    first_stage_ = false;
+  }
   return tile_speed_.empty() ? 0.0f : *std::max_element(tile_speed_.begin(), tile_speed_.end());
 }
 
 float LevelSetEvolution::step(SortedTileList& list, float t, float max_dt) {
   // A surface that has vanished has nothing left to move: the time passes (when bounded).
   float dt = std::isfinite(max_dt) ? max_dt : 0.0f;
+  first_stage_ = true;
+  front_speed_ = 0.0f;
   if (list.size()) {
     dt = integrator_.step(list, params_.scheme, t, params_.cfl, max_dt,
                           [this](const SortedTileList& l, float time, std::vector<float>& out) { return rate(l, time, out); });

@@ -10,6 +10,7 @@
 
 #include "sim/levelset/reinitialise.h"
 #include "sim/levelset/sorted_tile_list.h"
+#include "sim/levelset/threshold_speed.h"
 #include "sim/levelset/tvd_runge_kutta.h"
 #include "sim/levelset/upwind.h"
 #include "sim/levelset/velocity_field.h"
@@ -19,6 +20,9 @@ namespace meniscus::sim::levelset {
 struct EvolutionParams {
   Scheme scheme = Scheme::kWeno5;
   SpeedField normal_speed;  // F(x), positive moves the surface outwards; empty: F = 0
+  // A segmentation's data term (threshold_speed.h) as data: when its volume is set, F is this
+  // field, evaluated inline (it is most of a segmentation step) as the CUDA backend does.
+  ThresholdSpeed threshold;
   // F read at each voxel's nearest point on the front (closest_point.h) rather than at the voxel.
   bool extend_normal_speed = false;
   // The CFL speed of the F term from the effective velocity (upwind.h) rather than the worst
@@ -47,6 +51,10 @@ class LevelSetEvolution {
 
   const EvolutionParams& params() const { return params_; }
   const TileStatus& last_status() const { return status_; }
+  // The largest |F| over the front (voxels with |φ| <= ½) at the last step's first stage, as
+  // F was evaluated there (at the nearest front point when extended): the speed ITK's time
+  // step follows (segmentation.h).
+  float front_speed() const { return front_speed_; }
 
  private:
   float rate(const SortedTileList& list, float t, std::vector<float>& out);
@@ -55,6 +63,9 @@ class LevelSetEvolution {
   TvdRungeKutta integrator_;
   Reinitialiser reinitialiser_;
   std::vector<float> tile_speed_;  // per active tile, the CFL speed it met
+  std::vector<float> tile_front_speed_;  // per active tile, the largest |F| on its front voxels
+  float front_speed_ = 0.0f;
+  bool first_stage_ = false;
   TileStatus status_;
 };
 

@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
 
   uint32_t pointer = 0;
   bool tracking = false;
-  float fastest = 0;
+  float fastest = 0, front_fastest = 0;
   for (uint32_t i = begin; i < end; ++i) {
     const TileEntry entry = list.active[i];
     const TileCoord tile = coord_of(entry.key);
@@ -154,6 +154,7 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
         const float f = p.threshold.volume    ? threshold_speed_at(p.threshold, at)
                         : p.brush.sigma > 0.0f ? p.normal_speed + brush_speed_at(p.brush, at)
                                                : p.normal_speed;
+        if (fabsf(centre[0]) <= 0.5f) front_fastest = fmaxf(front_fastest, fabsf(f));
         l -= f * godunov_norm(g, f);
         speed += p.effective_normal_cfl ? effective_normal_cfl_speed(g, f) : p.sqrt3 * fabsf(f);
       }
@@ -176,6 +177,12 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
     rate[size_t(i) * kTileVoxels + thread] = l;  // thread is voxel_index(x, y, z)
   }
 
+  // The front's largest |F| at the first stage, for the segmentation's RMS measure: warp
+  // maxima straight into the counters.
+  if (!later_stage) {
+    front_fastest = gpu::warp_max(front_fastest);
+    if ((thread & 31) == 0) atomicMax(&list.counters->front_speed_bits, __float_as_uint(front_fastest));
+  }
   // The unit's CFL speed: warp maxima, then the two warps, then the grid by atomicMax on the
   // bits (non-negative floats order as their bits do).
   fastest = gpu::warp_max(fastest);
@@ -227,11 +234,10 @@ __global__ void choose_dt(GpuStlCounters* counters, const uint32_t* speed_bits, 
 // and its flags combine through shared memory.
 template <bool kFirst, bool kKeepBase, bool kLast>
 __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const float* rate, float* base, Stage s,
-                                                             float snap, ThresholdSpeed threshold) {
+                                                             float snap) {
   __shared__ uint2 warp_flags[kStageBlock / 32];
   double front_squares = 0;  // this thread's share of the step's change over the front
   uint32_t front_voxels = 0;
-  float front_speed = 0;
   if (gpu::frozen(view)) return;  // the whole grid
   const ListView list = gpu::live(view);
   const float dt = list.counters->dt;
@@ -263,12 +269,6 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const
         if (fabsf(phi_n) <= 0.5f) {
           front_squares += double(next - phi_n) * double(next - phi_n);
           ++front_voxels;
-          if (threshold.volume) {
-            const TileCoord tile = coord_of(list.active[position].key);
-            const glm::vec3 at(tile.x * kTileSide + (voxel & 3), tile.y * kTileSide + (voxel >> 2 & 3),
-                               tile.z * kTileSide + (voxel >> 4));
-            front_speed = fmaxf(front_speed, fabsf(threshold_speed_at(threshold, at)));
-          }
         }
       }
     }
@@ -290,19 +290,17 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const
       front_squares += __shfl_xor_sync(kFullMask, front_squares, step);
       front_voxels += __shfl_xor_sync(kFullMask, front_voxels, step);
     }
-    front_speed = gpu::warp_max(front_speed);
     if ((threadIdx.x & 31) == 0 && front_voxels) {
       atomicAdd(&list.counters->front_squares, front_squares);
       atomicAdd(&list.counters->front_voxels, front_voxels);
-      atomicMax(&list.counters->front_speed_bits, __float_as_uint(front_speed));  // non-negative: bits order as floats
     }
   }
 }
 
 template <bool kFirst, bool kKeepBase, bool kLast>
-void launch_stage(GpuStlStorage& s, Stage stage, float snap, const ThresholdSpeed& threshold) {
+void launch_stage(GpuStlStorage& s, Stage stage, float snap) {
   launch<update_stage<kFirst, kKeepBase, kLast>>({stride_blocks(uint64_t(s.allocated) * kTileVoxels, kStageBlock), kStageBlock},
-                                                 s.view(), s.rate.get(), s.base.get(), stage, snap, threshold);
+                                                 s.view(), s.rate.get(), s.base.get(), stage, snap);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -343,11 +341,10 @@ void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_t
       MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
     }
     const bool last = k == count - 1;
-    const ThresholdSpeed& f = params_.threshold;
-    if (k == 0 && last) launch_stage<true, false, true>(s, stages[k], snap, f);
-    else if (k == 0) launch_stage<true, true, false>(s, stages[k], snap, f);
-    else if (last) launch_stage<false, false, true>(s, stages[k], snap, f);
-    else launch_stage<false, false, false>(s, stages[k], snap, f);
+    if (k == 0 && last) launch_stage<true, false, true>(s, stages[k], snap);
+    else if (k == 0) launch_stage<true, true, false>(s, stages[k], snap);
+    else if (last) launch_stage<false, false, true>(s, stages[k], snap);
+    else launch_stage<false, false, false>(s, stages[k], snap);
   }
   list.queue_manage();
 }

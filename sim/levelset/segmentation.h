@@ -32,7 +32,7 @@ struct SegmentationParams {
   float curvature = 0.2f;            // w = 1 − c0, in [0, 1)
   DataTerm term = DataTerm::kLinear;
   Scheme scheme = Scheme::kUpwind;  // first order, as ITK's sparse-field solver
-  float cfl = 0.5f;
+  float cfl = 0.9f;
 };
 
 // InputError naming `what` and the field: thresholds not finite or lower >= upper, a weight

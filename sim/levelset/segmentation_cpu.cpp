@@ -29,11 +29,9 @@ class CpuSegmentation final : public Segmentation {
   void set_params(const SegmentationParams& params) override {
     check_segmentation_params(params, volume_.source);
     params_ = params;
-    speed_ = threshold_speed(volume_, grid_, params);
-    const ThresholdSpeed speed = speed_;
     EvolutionParams e;
     e.scheme = params.scheme;
-    e.normal_speed = [speed](glm::vec3 voxel) { return threshold_speed_at(speed, voxel); };
+    e.threshold = threshold_speed(volume_, grid_, params);
     e.alpha = params.curvature;
     e.extend_normal_speed = true;
     e.effective_normal_cfl = true;
@@ -61,11 +59,9 @@ class CpuSegmentation final : public Segmentation {
   void snapshot_front() {
     const auto& active = list_.active();
     ids_.resize(active.size());
-    keys_.resize(active.size());
     before_.resize(active.size() * kTileVoxels);
     tbb::parallel_for(size_t(0), active.size(), [&](size_t i) {
       ids_[i] = active[i].id;
-      keys_[i] = active[i].key;
       std::copy_n(list_.tile(active[i].id), kTileVoxels, before_.data() + i * kTileVoxels);
     });
   }
@@ -74,7 +70,6 @@ class CpuSegmentation final : public Segmentation {
     struct Sum {
       double squares = 0;
       size_t count = 0;
-      float fastest = 0;
     };
     std::vector<Sum> sums(ids_.size());
     tbb::parallel_for(size_t(0), ids_.size(), [&](size_t i) {
@@ -85,29 +80,24 @@ class CpuSegmentation final : public Segmentation {
           const double d = double(now[v]) - old[v];
           sums[i].squares += d * d;
           ++sums[i].count;
-          const TileCoord t = coord_of(keys_[i]);
-          const glm::vec3 voxel(t.x * kTileSide + (v & 3), t.y * kTileSide + (v >> 2 & 3), t.z * kTileSide + (v >> 4));
-          sums[i].fastest = std::max(sums[i].fastest, std::abs(threshold_speed_at(speed_, voxel)));
+
         }
     });
     Sum total;
     for (const Sum& s : sums) {
       total.squares += s.squares;
       total.count += s.count;
-      total.fastest = std::max(total.fastest, s.fastest);
     }
     out.front_voxels = total.count;
-    out.front_speed = total.fastest;
-    out.rms_change = itk_rms_change(total.squares, total.count, total.fastest, out.dt);
+    out.front_speed = evolution_->front_speed();
+    out.rms_change = itk_rms_change(total.squares, total.count, out.front_speed, out.dt);
   }
 
   const Volume& volume_;
   SegmentationGrid grid_;
   SortedTileList list_;
   std::optional<LevelSetEvolution> evolution_;
-  ThresholdSpeed speed_;
   std::vector<uint32_t> ids_;
-  std::vector<TileKey> keys_;
   std::vector<float> before_;
 };
 

@@ -67,14 +67,15 @@ MENISCUS_HD inline float sample_trilinear(const float* volume, glm::ivec3 dims, 
 }
 
 // c0·G(I) at a level-set voxel: the normal speed F of the evolution, in intensity units.
-// More than half a sample beyond the volume nothing is known, and the front is pushed back
-// as from an intensity outside the window: the scan's box bounds the segmentation, as the
-// image's region bounds ITK's.
+// More than half a sample beyond the volume nothing is known and nothing moves the front (F
+// = 0): a structure the scan cuts off comes to rest just past its last sample, closed there,
+// as the image's region bounds ITK's. (Pushing it back instead would pit the bone's full
+// speed against the push across one voxel, and the front would never come to rest.)
 MENISCUS_HD inline float threshold_speed_at(const ThresholdSpeed& s, glm::vec3 voxel) {
   const glm::vec3 p = voxel * s.scale + s.offset;
   const bool beyond = p.x < -0.5f || p.y < -0.5f || p.z < -0.5f || p.x > float(s.dims.x) - 0.5f ||
                       p.y > float(s.dims.y) - 0.5f || p.z > float(s.dims.z) - 0.5f;
-  if (beyond) return -s.propagation * 0.5f * (s.upper - s.lower);
+  if (beyond) return 0.0f;
   return s.propagation * threshold_data_term(sample_trilinear(s.volume, s.dims, p), s.lower, s.upper, s.term);
 }
 

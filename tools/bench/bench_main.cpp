@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
       "                               [--mesh any.ply|.obj] [--png prefix]\n"
       "       meniscus-bench segment --seed i,j,k,r... --lower L --upper U [--volume FILE] [--curvature W] [--rms E]\n"
       "                              [--max-steps N] [--threads N] [--reference MASK] [--itk serial,parallel|none] [--sim cpu|cuda]\n"
-      "                              [--masks DIR]\n";
+      "                              [--masks DIR] [--isotropic]\n";
   if (argc < 2 || !std::strcmp(argv[1], "--help")) {
     std::fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;

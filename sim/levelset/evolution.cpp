@@ -37,6 +37,7 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
   const auto& active = list.active();
   tile_speed_.assign(active.size(), 0.0f);
   tile_front_speed_.assign(active.size(), 0.0f);
+  tile_front_curvature_.assign(active.size(), 0.0f);
   const EvolutionParams& p = params_;
   const float sqrt3 = std::sqrt(3.0f);
   const int reach = stencil_reach(p.scheme);
@@ -44,7 +45,7 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
     const TileCoord tile = coord_of(active[position].key);
     const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
     float* r = out.data() + position * kTileVoxels;
-    float fastest = 0, front_fastest = 0;
+    float fastest = 0, front_fastest = 0, front_curving = 0;
     for (int z = 0; z < kTileSide; ++z)
       for (int y = 0; y < kTileSide; ++y)
         for (int x = 0; x < kTileSide; ++x) {
@@ -72,7 +73,9 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
             speed += std::abs(u.x) + std::abs(u.y) + std::abs(u.z);
           }
           if (p.alpha > 0) {
-            l += p.alpha * curvature_speed(centre, kHaloStrideY, kHaloStrideZ);
+            const float c = p.alpha * curvature_speed(centre, kHaloStrideY, kHaloStrideZ);
+            l += c;
+            if (std::abs(centre[0]) <= 0.5f) front_curving = std::max(front_curving, std::abs(c));
             speed += 6 * p.alpha;
           }
           if (p.rescaling_speed) {
@@ -85,9 +88,12 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
         }
     tile_speed_[position] = fastest;
     tile_front_speed_[position] = front_fastest;
+    tile_front_curvature_[position] = front_curving;
   }, reach);
   if (first_stage_) {
     front_speed_ = tile_front_speed_.empty() ? 0.0f : *std::max_element(tile_front_speed_.begin(), tile_front_speed_.end());
+    front_curvature_ =
+        tile_front_curvature_.empty() ? 0.0f : *std::max_element(tile_front_curvature_.begin(), tile_front_curvature_.end());
     first_stage_ = false;
   }
   return tile_speed_.empty() ? 0.0f : *std::max_element(tile_speed_.begin(), tile_speed_.end());
@@ -97,7 +103,7 @@ float LevelSetEvolution::step(SortedTileList& list, float t, float max_dt) {
   // A surface that has vanished has nothing left to move: the time passes (when bounded).
   float dt = std::isfinite(max_dt) ? max_dt : 0.0f;
   first_stage_ = true;
-  front_speed_ = 0.0f;
+  front_speed_ = front_curvature_ = 0.0f;
   if (list.size()) {
     dt = integrator_.step(list, params_.scheme, t, params_.cfl, max_dt,
                           [this](const SortedTileList& l, float time, std::vector<float>& out) { return rate(l, time, out); });

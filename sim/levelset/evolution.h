@@ -55,6 +55,8 @@ class LevelSetEvolution {
   // F was evaluated there (at the nearest front point when extended): the speed ITK's time
   // step follows (segmentation.h).
   float front_speed() const { return front_speed_; }
+  // The largest |α κ|∇φ|| there: ITK's time step also follows the curvature term.
+  float front_curvature_speed() const { return front_curvature_; }
 
  private:
   float rate(const SortedTileList& list, float t, std::vector<float>& out);
@@ -64,7 +66,8 @@ class LevelSetEvolution {
   Reinitialiser reinitialiser_;
   std::vector<float> tile_speed_;  // per active tile, the CFL speed it met
   std::vector<float> tile_front_speed_;  // per active tile, the largest |F| on its front voxels
-  float front_speed_ = 0.0f;
+  std::vector<float> tile_front_curvature_;  // and the largest |α κ|∇φ||
+  float front_speed_ = 0.0f, front_curvature_ = 0.0f;
   bool first_stage_ = false;
   TileStatus status_;
 };

@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
 
   uint32_t pointer = 0;
   bool tracking = false;
-  float fastest = 0, front_fastest = 0;
+  float fastest = 0, front_fastest = 0, front_curving = 0;
   for (uint32_t i = begin; i < end; ++i) {
     const TileEntry entry = list.active[i];
     const TileCoord tile = coord_of(entry.key);
@@ -164,7 +164,9 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
         speed += fabsf(u.x) + fabsf(u.y) + fabsf(u.z);
       }
       if (p.alpha > 0) {
-        l += p.alpha * curvature_speed(centre, kHaloStrideY, kHaloStrideZ);
+        const float curving = p.alpha * curvature_speed(centre, kHaloStrideY, kHaloStrideZ);
+        l += curving;
+        if (fabsf(centre[0]) <= 0.5f) front_curving = fmaxf(front_curving, fabsf(curving));
         speed += 6 * p.alpha;
       }
       if (p.rescaling_speed) {
@@ -181,7 +183,11 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
   // maxima straight into the counters.
   if (!later_stage) {
     front_fastest = gpu::warp_max(front_fastest);
-    if ((thread & 31) == 0) atomicMax(&list.counters->front_speed_bits, __float_as_uint(front_fastest));
+    front_curving = gpu::warp_max(front_curving);
+    if ((thread & 31) == 0) {
+      atomicMax(&list.counters->front_speed_bits, __float_as_uint(front_fastest));
+      atomicMax(&list.counters->front_curvature_bits, __float_as_uint(front_curving));
+    }
   }
   // The unit's CFL speed: warp maxima, then the two warps, then the grid by atomicMax on the
   // bits (non-negative floats order as their bits do).
@@ -202,6 +208,7 @@ __global__ void begin_step(GpuStlCounters* counters, uint32_t* speed_bits, float
   counters->front_squares = 0;
   counters->front_voxels = 0;
   counters->front_speed_bits = 0;
+  counters->front_curvature_bits = 0;
   *speed_bits = 0;
 }
 

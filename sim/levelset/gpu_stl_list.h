@@ -55,7 +55,8 @@ struct GpuStlCounters {
   // the sum of squared changes and how many voxels it counts.
   double front_squares = 0;
   uint32_t front_voxels = 0;
-  uint32_t front_speed_bits = 0;  // the largest |F| there at the first stage (float bits)
+  uint32_t front_speed_bits = 0;      // the largest |F| there at the first stage (float bits)
+  uint32_t front_curvature_bits = 0;  // and the largest |α κ|∇φ|| (float bits)
 };
 
 // Whether the CUDA backend is built and a device answers; `why` says why not.

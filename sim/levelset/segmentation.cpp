@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "engine/core/error.h"
 #include "sim/levelset/dense_sampling.h"
@@ -93,14 +94,17 @@ SegmentationRun run_segmentation(Segmentation& segmentation, int max_steps, doub
   return run;
 }
 
-double itk_rms_change(double squares, size_t count, float front_speed, float dt) {
+double itk_rms_change(double squares, size_t count, float front_speed, float front_curvature, float dt) {
   if (count == 0) return 0.0;
   const double rms = std::sqrt(squares / double(count));
-  // ITK's LevelSetFunction::ComputeGlobalTimeStep: WaveDT / the largest propagation speed (its
-  // curvature bound, DT over the largest curvature speed, is far larger with w < 1).
-  constexpr double kItkWaveDt = 1.0 / 6.0;
-  if (!(front_speed > 0.0f && dt > 0.0f)) return rms;
-  return rms * (kItkWaveDt / front_speed) / dt;
+  // ITK's LevelSetFunction::ComputeGlobalTimeStep: min(WaveDT / the largest propagation
+  // speed, DT / the largest curvature speed), both 1/6 in 3-D.
+  constexpr double kItkDt = 1.0 / 6.0;
+  double itk_dt = std::numeric_limits<double>::infinity();
+  if (front_speed > 0.0f) itk_dt = kItkDt / front_speed;
+  if (front_curvature > 0.0f) itk_dt = std::min(itk_dt, kItkDt / front_curvature);
+  if (!std::isfinite(itk_dt) || !(dt > 0.0f)) return rms;
+  return rms * itk_dt / dt;
 }
 
 SeedSphere seed_at_sample(const Volume& volume, const SegmentationGrid& grid, glm::vec3 index, float radius) {

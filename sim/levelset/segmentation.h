@@ -32,7 +32,7 @@ struct SegmentationParams {
   float curvature = 0.2f;            // w = 1 − c0, in [0, 1)
   DataTerm term = DataTerm::kLinear;
   Scheme scheme = Scheme::kUpwind;  // first order, as ITK's sparse-field solver
-  float cfl = 0.9f;
+  float cfl = 0.5f;
 };
 
 // InputError naming `what` and the field: thresholds not finite or lower >= upper, a weight
@@ -149,8 +149,8 @@ SegmentationRun run_segmentation(Segmentation& segmentation, int max_steps, doub
 SeedSphere seed_at_sample(const Volume& volume, const SegmentationGrid& grid, glm::vec3 index, float radius);
 
 // The step's rms_change from the front's sum of squared changes over `count` voxels, its
-// fastest data speed |c0·G| and the step dt.
-double itk_rms_change(double squares, size_t count, float front_speed, float dt);
+// fastest data speed |c0·G| and curvature speed |w κ|∇φ||, and the step dt.
+double itk_rms_change(double squares, size_t count, float front_speed, float front_curvature, float dt);
 
 // 1 where a sample of `volume` lies inside the level set (φ < 0 there, trilinear between the
 // level set's voxels), else 0; x fastest, the volume's dims.

@@ -92,7 +92,9 @@ TEST_CASE("segmentation: an anisotropic scan is segmented on an isotropic grid")
   params.lower = 50.0f;
   params.upper = 150.0f;
   auto s = seeded(v, grid, {16.0f, 16.0f, 8.0f}, params);
-  CHECK(run_segmentation(*s, 5000, 0.002).converged);
+  const SegmentationRun run = run_segmentation(*s, 5000, 0.002);
+  INFO("steps " << run.steps << ", rms " << run.last.rms_change << ", front speed " << run.last.front_speed << ", dt " << run.last.dt);
+  CHECK(run.converged);
   CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(radius)).epsilon(0.03));
   CHECK(inside_mm3(inside_mask(s->list(), v, grid), v) == Approx(ball_mm3(radius)).epsilon(0.06));
 }

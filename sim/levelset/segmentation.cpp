@@ -63,6 +63,20 @@ bool Segmentation::undo_seed() {
   return true;
 }
 
+EvolutionParams segmentation_evolution(const Volume& volume, const SegmentationGrid& grid,
+                                       const SegmentationParams& params) {
+  EvolutionParams e;
+  e.scheme = params.scheme;
+  e.threshold = threshold_speed(volume, grid, params);
+  e.alpha = params.curvature;
+  e.extend_normal_speed = true;
+  e.effective_normal_cfl = true;
+  e.rescaling_speed = true;
+  e.rescaling_weight = segmentation_rescaling_weight(params);
+  e.cfl = params.cfl;
+  return e;
+}
+
 float segmentation_rescaling_weight(const SegmentationParams& params) {
   return 0.1f * (1.0f - params.curvature) * 0.5f * (params.upper - params.lower);
 }

@@ -18,6 +18,7 @@
 
 #include "sim/common/backend.h"
 #include "sim/histopyramid/volume.h"
+#include "sim/levelset/evolution.h"
 #include "sim/levelset/seed_spheres.h"
 #include "sim/levelset/sorted_tile_list.h"
 #include "sim/levelset/threshold_speed.h"
@@ -60,6 +61,12 @@ SegmentationGrid segmentation_grid(const Volume& volume, float voxel_size = 0.0f
 
 // The data term's field over `volume` (values in host memory) on `grid`.
 ThresholdSpeed threshold_speed(const Volume& volume, const SegmentationGrid& grid, const SegmentationParams& params);
+
+// The evolution both backends run (the CUDA one as data, its volume on the device): the data
+// term read at each voxel's nearest front point, w as α, the rescaling term, the
+// effective-velocity CFL condition.
+EvolutionParams segmentation_evolution(const Volume& volume, const SegmentationGrid& grid,
+                                       const SegmentationParams& params);
 
 // The weight β of the rescaling-speed term that keeps φ a distance (evolution.h): the data
 // term's largest speed inside the window, c0·(I_hi − I_lo)/2, so that it keeps pace with the

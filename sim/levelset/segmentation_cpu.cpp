@@ -29,16 +29,7 @@ class CpuSegmentation final : public Segmentation {
   void set_params(const SegmentationParams& params) override {
     check_segmentation_params(params, volume_.source);
     params_ = params;
-    EvolutionParams e;
-    e.scheme = params.scheme;
-    e.threshold = threshold_speed(volume_, grid_, params);
-    e.alpha = params.curvature;
-    e.extend_normal_speed = true;
-    e.effective_normal_cfl = true;
-    e.rescaling_speed = true;
-    e.rescaling_weight = segmentation_rescaling_weight(params);
-    e.cfl = params.cfl;
-    evolution_.emplace(e);
+    evolution_.emplace(segmentation_evolution(volume_, grid_, params));
   }
 
   SegmentationStep step() override {

@@ -8,6 +8,7 @@
 #include "sim/common/cuda_support.cuh"
 #include "sim/levelset/gpu_stl_evolution.h"
 #include "sim/levelset/gpu_stl_list.h"
+#include "sim/levelset/gpu_stl_params.h"
 #include "sim/levelset/segmentation.h"
 
 namespace meniscus::sim::levelset {
@@ -36,16 +37,10 @@ class CudaSegmentation final : public Segmentation {
   void set_params(const SegmentationParams& params) override {
     check_segmentation_params(params, volume_.source);
     params_ = params;
-    GpuEvolutionParams g;
-    g.scheme = params.scheme;
-    g.threshold = threshold_speed(volume_, grid_, params);
-    g.threshold.volume = samples_.get();
-    g.alpha = params.curvature;
-    g.extend_normal_speed = true;
-    g.effective_normal_cfl = true;
-    g.rescaling_speed = true;
-    g.rescaling_weight = segmentation_rescaling_weight(params);
-    g.cfl = params.cfl;
+    const EvolutionParams cpu = segmentation_evolution(volume_, grid_, params);
+    GpuEvolutionParams g = from_cpu_params(cpu, 0.0f);
+    g.threshold = cpu.threshold;
+    g.threshold.volume = samples_.get();  // the same samples, on the device
     evolution_.emplace(g);
   }
 

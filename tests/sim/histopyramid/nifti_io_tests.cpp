@@ -110,7 +110,7 @@ TEST_CASE("nifti: .nii.gz, big-endian and intensity scaling read as the plain fi
   }
 }
 
-TEST_CASE("nifti: a 4-D image with one volume is 3-D; with several it is refused") {
+TEST_CASE("nifti: a 4-D image with one volume is 3-D, with several it is refused") {
   NiftiSpec one;
   one.dim = {4, 3, 2, 2, 1, 1, 1, 1};
   CHECK(load_volume(write("one.nii", nifti(one, int16_samples(kValues))).string()).dims == glm::uvec3(3, 2, 2));

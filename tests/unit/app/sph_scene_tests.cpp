@@ -31,7 +31,8 @@ std::string sph_error(const std::string& name, const std::string& stage_body) {
 
 TEST_CASE("the SPH and level-set scenes read cleanly", "[scene][sph]") {
   for (const char* file : {"scenes/dam_break.toml", "scenes/waterfall.toml", "scenes/drop.toml", "scenes/lucy_collapse.toml",
-                           "scenes/reconstruct_bunny.toml", "scenes/enright.toml"}) {
+                           "scenes/reconstruct_bunny.toml", "scenes/enright.toml", "scenes/sculpt_lucy.toml",
+                           "scenes/segment_head.toml", "scenes/segment_brain.toml"}) {
     INFO(file);
     CHECK_NOTHROW(check_scene_settings(load_scene(file)));
   }

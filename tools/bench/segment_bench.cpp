@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/data_files.h"
 #include "engine/core/error.h"
 #include "sim/histopyramid/volume_io.h"
 #include "sim/levelset/segmentation.h"
@@ -156,7 +157,10 @@ void add_overlaps(profile::JsonWriter& json, const std::vector<uint8_t>& mask, c
 int run_segment(int argc, char** argv) {
   Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
-  const sim::Volume loaded = sim::load_volume(o.volume);
+  // data:<path> as the scenes name data (engine/core/data_files.h): the GPU machine's bundle
+  // carries the MR brains under its data folder.
+  const std::string path = o.volume.starts_with("data:") ? find_data_file(o.volume.substr(5)).string() : o.volume;
+  const sim::Volume loaded = sim::load_volume(path);
   const sim::Volume volume = o.isotropic ? resample_isotropic(loaded, o.seeds) : loaded;
   std::vector<uint8_t> reference;
   if (!o.reference.empty()) {

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
 
 #include "engine/core/error.h"
 #include "engine/core/input_limits.h"

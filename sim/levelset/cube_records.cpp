@@ -182,7 +182,7 @@ void generate_cube_records(const SortedTileList& list, CubeRecordSet& out, float
   });
 }
 
-void write_cube_records(const SortedTileList& list, float iso, std::byte* buffer, uint32_t capacity, const char* what) {
+uint32_t write_cube_records(const SortedTileList& list, float iso, std::byte* buffer, uint32_t capacity, const char* what) {
   glm::ivec3 origin;
   const std::vector<std::vector<CubeRecord>> chunks = chunk_records(list, iso, what, origin);
   std::vector<size_t> first(chunks.size() + 1, 0);
@@ -208,6 +208,7 @@ void write_cube_records(const SortedTileList& list, float iso, std::byte* buffer
     const size_t n = std::min(chunks[c].size(), header.count - first[c]);
     std::memcpy(records + first[c] * sizeof(CubeRecord), chunks[c].data(), n * sizeof(CubeRecord));
   });
+  return needed;
 }
 
 void check_cube_record_header(const CubeRecordHeader& header, const char* what) {

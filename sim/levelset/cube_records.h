@@ -37,9 +37,9 @@ void generate_cube_records(const SortedTileList& list, CubeRecordSet& out, float
 // at `buffer`, then the first min(needed, capacity) records in the order above; `needed` counts
 // them all. `buffer` holds cube_record_buffer_bytes(capacity) bytes; nothing beyond the written
 // records is touched. Throws as generate_cube_records does (the CUDA twin,
-// gpu_stl_records.h, flags what it cannot throw in the header instead).
-void write_cube_records(const SortedTileList& list, float iso, std::byte* buffer, uint32_t capacity,
-                        const char* what = "level set");
+// gpu_stl_records.h, flags what it cannot throw in the header instead). Returns `needed`.
+uint32_t write_cube_records(const SortedTileList& list, float iso, std::byte* buffer, uint32_t capacity,
+                            const char* what = "level set");
 
 // Throws the InputError naming `what` that a header written on the device stands for
 // (kCubeRecordsTooWide); returns for any other header, an overflowed one included (count <

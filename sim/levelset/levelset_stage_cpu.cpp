@@ -1,6 +1,5 @@
 // The level-set stage on the CPU: the SortedTileList evolved on TBB threads (evolution.h), or
 // rebuilt from a particle stage's frame (particle_level_set.h) and smoothed there.
-#include <cstring>
 #include <optional>
 #include <span>
 
@@ -21,10 +20,8 @@ class CpuLevelSetStage final : public LevelSetStageBase {
   SimBackend backend() const override { return SimBackend::Cpu; }
 
   std::optional<uint32_t> write_records(SharedBuffer& target, uint32_t capacity, float phi_iso) override {
-    write_cube_records(*list_, phi_iso, static_cast<std::byte*>(target.host_pointer()), capacity, box().source.c_str());
-    CubeRecordHeader header;
-    std::memcpy(&header, target.host_pointer(), sizeof(header));
-    return header.needed;
+    return write_cube_records(*list_, phi_iso, static_cast<std::byte*>(target.host_pointer()), capacity,
+                              box().source.c_str());
   }
 
   void step(double dt) override {

@@ -4,21 +4,9 @@
 #include <climits>
 #include <cmath>
 
+#include "sim/levelset/level_set_builder.h"
+
 namespace meniscus::sim::levelset {
-namespace {
-
-// φ at the voxel nearest `p`, or nothing where its tile is not stored.
-std::optional<float> stored_value(const SortedTileList& list, glm::vec3 p) {
-  const glm::ivec3 v = glm::ivec3(glm::round(p));
-  const TileCoord tile{floor_div(v.x, kTileSide), floor_div(v.y, kTileSide), floor_div(v.z, kTileSide)};
-  if (!representable(tile)) return std::nullopt;
-  const auto position = list.find(key_of(tile));
-  if (!position) return std::nullopt;
-  const glm::ivec3 local = v - glm::ivec3(tile.x, tile.y, tile.z) * kTileSide;
-  return list.tile(list.active()[*position].id)[SortedTileList::voxel_index(local.x, local.y, local.z)];
-}
-
-}  // namespace
 
 std::optional<glm::vec3> first_hit(const SortedTileList& list, glm::vec3 origin, glm::vec3 direction, float max_voxels) {
   const float length = glm::length(direction);
@@ -46,10 +34,10 @@ std::optional<glm::vec3> first_hit(const SortedTileList& list, glm::vec3 origin,
   constexpr float kStep = 0.5f;
   std::optional<float> previous;
   for (float t = enter; t <= leave; t += kStep) {
-    const std::optional<float> phi = stored_value(list, origin + t * d);
+    const std::optional<float> phi = value_at(list, glm::ivec3(glm::round(origin + t * d)));
     if (phi && *phi < 0.0f) {
       // The crossing between the last stored sample outside and this one.
-      const float back = previous && *previous > 0.0f ? kStep * *phi / (*phi - *previous) : 0.0f;
+      const float back = previous && *previous >= 0.0f ? kStep * *phi / (*phi - *previous) : 0.0f;
       return origin + (t - back) * d;
     }
     previous = phi;

@@ -1,7 +1,6 @@
 #include "sim/levelset/segmentation_stage.h"
 
 #include <cstdio>
-#include <cstring>
 
 #include "engine/core/error.h"
 #include "engine/interop/shared_buffer.h"
@@ -103,11 +102,8 @@ std::optional<uint32_t> SegmentationStage::write_records(SharedBuffer& target, u
     timeline_->cuda_signal(++written_, nullptr);
     return std::nullopt;
   }
-  write_cube_records(segmentation_->list(), phi_iso, static_cast<std::byte*>(target.host_pointer()), capacity,
-                     volume_.source.c_str());
-  CubeRecordHeader header;
-  std::memcpy(&header, target.host_pointer(), sizeof(header));
-  return header.needed;
+  return write_cube_records(segmentation_->list(), phi_iso, static_cast<std::byte*>(target.host_pointer()), capacity,
+                            volume_.source.c_str());
 }
 
 std::optional<GpuWait> SegmentationStage::gpu_wait() const {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -44,7 +45,12 @@ glm::vec4 parse_seed(const std::string& text) {
   const std::vector<std::string> parts = split_list(text);
   if (parts.size() != 4) throw InputError("--seed: expected i,j,k,r, got '" + text + "'");
   glm::vec4 s;
-  for (int i = 0; i < 4; ++i) s[i] = std::stof(parts[size_t(i)]);
+  for (int i = 0; i < 4; ++i) {
+    char* end = nullptr;
+    s[i] = std::strtof(parts[size_t(i)].c_str(), &end);
+    if (parts[size_t(i)].empty() || *end != '\0' || !std::isfinite(s[i]))
+      throw InputError("--seed: expected four numbers i,j,k,r, got '" + text + "'");
+  }
   return s;
 }
 

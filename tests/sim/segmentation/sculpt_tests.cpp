@@ -14,6 +14,7 @@
 #include "sim/levelset/evolution.h"
 #include "sim/levelset/level_set_builder.h"
 #include "sim/levelset/level_set_measures.h"
+#include "sim/levelset/ray_hit.h"
 
 namespace meniscus::sim::levelset {
 namespace {
@@ -82,6 +83,21 @@ TEST_CASE("sculpt: the brush is zero beyond 3 sigma and Gaussian inside") {
   CHECK(brush_speed_at(b, glm::vec3(2.0f, 0.0f, 0.0f)) == Approx(3.0f * std::exp(-0.5f)));
   CHECK(brush_speed_at(b, glm::vec3(0.0f, 6.0f, 0.0f)) == Approx(3.0f * std::exp(-4.5f)));
   CHECK(brush_speed_at(b, glm::vec3(0.0f, 6.01f, 0.0f)) == 0.0f);
+}
+
+TEST_CASE("sculpt: the mouse ray meets the surface where a sphere's is, and misses beside it") {
+  SortedTileList list(1.5f);
+  build_from_sdf(list, [](glm::vec3 p) { return glm::length(p - glm::vec3(32.0f)) - 10.0f; }, glm::ivec3(0),
+                 glm::ivec3(64));
+  // From far along -x towards the centre: the hit lies on the sphere, 10 voxels before it
+  // (within half a voxel: the march reads the nearest voxel).
+  const auto hit = first_hit(list, {-500.0f, 32.0f, 32.0f}, {1.0f, 0.0f, 0.0f}, 2000.0f);
+  REQUIRE(hit);
+  CHECK(hit->x == Approx(22.0f).margin(0.5f));
+  CHECK(hit->y == 32.0f);
+  // A ray passing 12 voxels from the centre misses; one too short stops before the sphere.
+  CHECK_FALSE(first_hit(list, {-500.0f, 44.0f, 32.0f}, {1.0f, 0.0f, 0.0f}, 2000.0f));
+  CHECK_FALSE(first_hit(list, {-500.0f, 32.0f, 32.0f}, {1.0f, 0.0f, 0.0f}, 400.0f));
 }
 
 }  // namespace meniscus::sim::levelset

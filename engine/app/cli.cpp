@@ -325,6 +325,7 @@ void parse_segment(Args& args, Command& command) {
       {"--steps", [](SegmentOptions& o, Args& a, std::string_view f) { o.steps = int(parse_count(f, a.value(f), 0)); }},
       {"--until-converged", [](SegmentOptions& o, Args&, std::string_view) { o.steps.reset(); }},
       {"--rms", [](SegmentOptions& o, Args& a, std::string_view f) { o.rms = parse_number(f, a.value(f), 0.0f, 1e3f); }},
+      {"--tile-age", [](SegmentOptions& o, Args& a, std::string_view f) { o.tile_age = parse_number(f, a.value(f), 0.0f, 1e6f); }},
       {"--max-steps", [](SegmentOptions& o, Args& a, std::string_view f) { o.max_steps = int(parse_count(f, a.value(f), 1)); }},
       {"--sim",
        [](SegmentOptions& o, Args& a, std::string_view f) {
@@ -390,7 +391,7 @@ std::string usage_text() {
          "  meniscus segment <volume.nrrd|.nhdr|.vtk|.nii|.nii.gz> --seed i,j,k[,r]... --lower L --upper U\n"
          "                       -o out.nrrd|.vdb|.ply [--seed-mm x,y,z[,r]]... [--init-mask LO,HI]\n"
          "                       [--curvature W] [--data-term linear|tanh] [--steps N | --until-converged]\n"
-         "                       [--rms E] [--max-steps N] [--sim cpu|cuda]\n"
+         "                       [--rms E] [--tile-age V] [--max-steps N] [--sim cpu|cuda]\n"
          "  meniscus wavelet <volume> --wavelet haar|5/3|9/7|dd97|dd137 --levels L [--integer] [--sim cpu|cuda]\n"
          "                       [-o coeffs.raw]\n"
          "  meniscus help | --version\n"

@@ -62,6 +62,7 @@ struct SegmentOptions {
   std::string data_term = "linear";  // linear | tanh
   std::optional<int> steps;  // a fixed number of steps; otherwise until converged
   float rms = 0.02f;         // --until-converged: ITK's MaximumRMSError
+  std::optional<float> tile_age;  // --until-converged: also stop when no tile was made for this many voxels of travel
   int max_steps = 10000;
   std::string sim = "cpu";
 };

@@ -115,10 +115,15 @@ int segment_volume(const SegmentOptions& o) {
 
   const auto backend = o.sim == "cuda" ? sim::SimBackend::Cuda : sim::SimBackend::Cpu;
   auto segmentation = sim::levelset::make_segmentation(volume, grid, std::move(initial), params, backend);
-  const int limit = o.steps ? *o.steps : o.max_steps;
+  sim::levelset::SegmentationStop stop;
+  stop.max_steps = o.steps ? *o.steps : o.max_steps;
+  if (!o.steps) {
+    stop.rms = o.rms;
+    if (o.tile_age) stop.tile_age = *o.tile_age;
+  }
   auto last_report = Clock::now();
   const auto run = sim::levelset::run_segmentation(
-      *segmentation, limit, o.steps ? -1.0 : double(o.rms), [&](const sim::levelset::SegmentationStep& s) {
+      *segmentation, stop, [&](const sim::levelset::SegmentationStep& s) {
         if (seconds_since(last_report) < 1.0) return;
         std::printf("step %d  active tiles %zu (+%u -%u)  rms change %.4g  dt %.3g  front speed %.3g\n",
                     segmentation->steps(), segmentation->tiles(), s.status.added, s.status.removed, s.rms_change, s.dt,
@@ -128,14 +133,18 @@ int segment_volume(const SegmentOptions& o) {
       });
   std::printf("step %d  active tiles %zu  rms change %.4g\n", segmentation->steps(), segmentation->tiles(),
               run.last.rms_change);
-  const bool converged = run.converged;
+  using Converged = sim::levelset::SegmentationRun::Converged;
+  const std::string why = run.converged == Converged::kRms ? " (converged: rms change under " + limits::number_text(o.rms) + ")"
+                          : run.converged == Converged::kTileAge
+                              ? " (converged: no tile made in " + limits::number_text(run.travel_since_new_tile) +
+                                    " voxels of front travel)"
+                              : "";
   const double wall = run.seconds, voxel_updates = run.voxel_updates;
   const std::vector<uint8_t> mask = sim::levelset::inside_mask(segmentation->list(), volume, grid);
   const size_t inside = size_t(std::count(mask.begin(), mask.end(), uint8_t(1)));
   write_output(o, *segmentation, volume, grid, mask);
   std::printf("segment: %d steps%s on %s, %.3f s (%.3g voxel updates/s); %zu samples inside, %.6g mm^3 -> %s\n",
-              segmentation->steps(),
-              converged ? (" (converged: rms change under " + limits::number_text(o.rms) + ")").c_str() : "",
+              segmentation->steps(), why.c_str(),
               sim::backend_name(backend), wall, wall > 0 ? voxel_updates / wall : 0.0, inside,
               double(inside) * volume.spacing.x * volume.spacing.y * volume.spacing.z, o.output.string().c_str());
   return 0;

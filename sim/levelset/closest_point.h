@@ -12,13 +12,22 @@
 
 namespace meniscus::sim::levelset {
 
-// At p[0] of a block whose x, y, z neighbours lie 1, sy, sz apart; 0 where the gradient vanishes.
-MENISCUS_HD inline glm::vec3 closest_point_offset(const float* p, int sy, int sz) {
+// Where the nearest front point lies from p[0] of a block whose x, y, z neighbours lie 1, sy,
+// sz apart, and the unit normal ∇φ/|∇φ| there; both 0 where the gradient vanishes.
+struct FrontPoint {
+  glm::vec3 offset{0.0f}, normal{0.0f};
+};
+
+MENISCUS_HD inline FrontPoint nearest_front_point(const float* p, int sy, int sz) {
   const glm::vec3 g(0.5f * (p[1] - p[-1]), 0.5f * (p[sy] - p[-sy]), 0.5f * (p[sz] - p[-sz]));
   const float length = sqrtf(g.x * g.x + g.y * g.y + g.z * g.z);
-  if (!(length > 1e-6f)) return glm::vec3(0.0f);
-  const float scale = -p[0] / length;
-  return glm::vec3(g.x * scale, g.y * scale, g.z * scale);
+  if (!(length > 1e-6f)) return {};
+  const float scale = -p[0] / length, unit = 1.0f / length;
+  return {glm::vec3(g.x * scale, g.y * scale, g.z * scale), glm::vec3(g.x * unit, g.y * unit, g.z * unit)};
+}
+
+MENISCUS_HD inline glm::vec3 closest_point_offset(const float* p, int sy, int sz) {
+  return nearest_front_point(p, sy, sz).offset;
 }
 
 }  // namespace meniscus::sim::levelset

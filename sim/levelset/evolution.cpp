@@ -9,24 +9,6 @@
 #include "sim/levelset/halo_block.h"
 
 namespace meniscus::sim::levelset {
-namespace {
-
-// Whether φ is ±γ at p[0] and equal to it across the 3^3 neighbourhood (curvature) and along
-// the axes as far as the upwind stencil reaches.
-bool flat_beyond_band(const float* p, int reach, float gamma) {
-  const float c = p[0];
-  if (std::abs(c) != gamma) return false;
-  for (int oz = -1; oz <= 1; ++oz)
-    for (int oy = -1; oy <= 1; ++oy)
-      for (int ox = -1; ox <= 1; ++ox)
-        if (p[ox + oy * kHaloStrideY + oz * kHaloStrideZ] != c) return false;
-  for (int k = 2; k <= reach; ++k)
-    for (const int s : {1, kHaloStrideY, kHaloStrideZ})
-      if (p[k * s] != c || p[-k * s] != c) return false;
-  return true;
-}
-
-}  // namespace
 
 LevelSetEvolution::LevelSetEvolution(EvolutionParams params) : params_(std::move(params)) {
   if (!(params_.cfl > 0.0f && params_.cfl <= 1.0f)) throw std::invalid_argument("LevelSetEvolution: cfl must be in (0, 1]");
@@ -50,22 +32,30 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
       for (int y = 0; y < kTileSide; ++y)
         for (int x = 0; x < kTileSide; ++x) {
           const float* centre = block + halo_index(x, y, z);
-          if (flat_beyond_band(centre, reach, list.gamma())) {
-            // Every term's differences vanish here and the rescaling term only pushes φ
-            // further past ±γ, where the clamp returns it: the voxel cannot change, and
-            // skipping it spares the velocity field's evaluation (half the band is such).
+          if (flat_beyond_band(centre, kHaloStrideY, kHaloStrideZ, reach, list.gamma())) {
+            // The voxel cannot change, and skipping it spares the velocity field's evaluation
+            // (half the band is such).
             r[SortedTileList::voxel_index(x, y, z)] = 0;
             continue;
           }
           const glm::vec3 voxel = origin + glm::vec3(x, y, z);
           const OneSidedGradient g = one_sided_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ);
-          float l = 0, speed = 0;
+          float l = 0, speed = 0, stiffness = 0;
           if (p.normal_speed || p.threshold.volume) {
-            const glm::vec3 at = p.extend_normal_speed ? voxel + closest_point_offset(centre, kHaloStrideY, kHaloStrideZ) : voxel;
-            const float f = p.threshold.volume ? threshold_speed_at(p.threshold, at) : p.normal_speed(at);
+            const FrontPoint front = nearest_front_point(centre, kHaloStrideY, kHaloStrideZ);
+            const glm::vec3 at = p.extend_normal_speed ? voxel + front.offset : voxel;
+            float f;
+            if (p.threshold.volume) {
+              const ThresholdSample sample = threshold_speed_along(p.threshold, at, front.normal);
+              f = sample.speed;
+              stiffness = sample.stiffness;
+            } else {
+              f = p.normal_speed(at);
+            }
             if (std::abs(centre[0]) <= 0.5f) front_fastest = std::max(front_fastest, std::abs(f));
-            l -= f * godunov_norm(g, f);
-            speed += p.effective_normal_cfl ? effective_normal_cfl_speed(g, f) : sqrt3 * std::abs(f);
+            const GodunovNormal n = godunov_normal(g, f);
+            l -= f * n.norm;
+            speed += p.effective_normal_cfl ? n.cfl_speed : sqrt3 * std::abs(f);
           }
           if (p.velocity) {
             const glm::vec3 u = p.velocity(voxel, t);
@@ -80,11 +70,12 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
           }
           if (p.rescaling_speed) {
             const float s = centre[0] / std::sqrt(centre[0] * centre[0] + 1.0f);
-            l += p.rescaling_weight * (s * (1.0f - godunov_norm(g, s)));
-            speed += sqrt3 * p.rescaling_weight;
+            const GodunovNormal n = godunov_normal(g, s);
+            l += p.rescaling_weight * (s * (1.0f - n.norm));
+            speed += p.rescaling_weight * (p.effective_normal_cfl ? n.cfl_speed : sqrt3);
           }
           r[SortedTileList::voxel_index(x, y, z)] = l;
-          fastest = std::max(fastest, speed);
+          fastest = std::max(fastest, std::max(speed, stiffness));
         }
     tile_speed_[position] = fastest;
     tile_front_speed_[position] = front_fastest;

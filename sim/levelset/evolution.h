@@ -25,8 +25,10 @@ struct EvolutionParams {
   ThresholdSpeed threshold;
   // F read at each voxel's nearest point on the front (closest_point.h) rather than at the voxel.
   bool extend_normal_speed = false;
-  // The CFL speed of the F term from the effective velocity (upwind.h) rather than the worst
-  // case √3|F|: a field varying along the band then limits the step only where it moves φ.
+  // The CFL speeds of the F term and of the rescaling term from their effective velocities
+  // (upwind.h) rather than the worst cases √3|F| and √3β: a field varying along the band then
+  // limits the step only where it moves φ, and the rescaling term, slow where φ is already a
+  // distance, only by what it moves there.
   bool effective_normal_cfl = false;
   VelocityField velocity;   // U(x, t); empty: U = 0
   float alpha = 0.0f;       // curvature weight α
@@ -37,7 +39,9 @@ struct EvolutionParams {
   // time; a field in other units (a segmentation's intensities) scales it to match, or the
   // front outruns it and φ steepens where the front comes to rest.
   float rescaling_weight = 1.0f;
-  float cfl = 0.5f;      // Courant number ν: dt = ν / (Σ_a |U_a| + √3 |F| + 6α [+ √3 β])
+  // Courant number ν: dt = ν / max over the band of (Σ_a |U_a| + √3 |F| + 6α [+ √3 β]), or of
+  // a segmentation's data-term stiffness |∂F/∂n| where that is larger (threshold_speed.h).
+  float cfl = 0.5f;
   ReinitParams reinit;   // iterations > 0: the reinitialisation PDE after every step
 };
 

@@ -54,21 +54,6 @@ struct RateParams {
   float sqrt3;
 };
 
-// evolution.cpp's flat_beyond_band: φ = ±γ across the stencil, so no term can change it.
-__device__ bool flat_beyond_band(const float* p, int reach, float gamma) {
-  const float c = p[0];
-  if (fabsf(c) != gamma) return false;
-  for (int oz = -1; oz <= 1; ++oz)
-    for (int oy = -1; oy <= 1; ++oy)
-      for (int ox = -1; ox <= 1; ++ox)
-        if (p[ox + oy * kHaloStrideY + oz * kHaloStrideZ] != c) return false;
-  const int strides[3] = {1, kHaloStrideY, kHaloStrideZ};
-  for (int k = 2; k <= reach; ++k)
-    for (const int s : strides)
-      if (p[k * s] != c || p[-k * s] != c) return false;
-  return true;
-}
-
 // One unit (block) per chunk of the list (Algorithm 1): threads 0..25 keep a pointer each to the
 // neighbour in their direction, found by one binary search and then moved forward only. Per
 // tile: the neighbour ids and the tile itself into shared memory; the 10^3 block (the 6^3 core
@@ -144,19 +129,26 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
     const int x = thread & 3, y = thread >> 2 & 3, z = thread >> 4;
     const float* centre = block + halo_index(x, y, z);
     float l = 0;
-    if (!flat_beyond_band(centre, kReach, gamma)) {
+    if (!flat_beyond_band(centre, kHaloStrideY, kHaloStrideZ, kReach, gamma)) {
       const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
       const glm::vec3 voxel = origin + glm::vec3(x, y, z);
       const OneSidedGradient g = one_sided_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ);
-      float speed = 0;
+      float speed = 0, stiffness = 0;
       if (p.normal_speed != 0.0f || p.threshold.volume || p.brush.sigma > 0.0f) {
-        const glm::vec3 at = p.extend_normal_speed ? voxel + closest_point_offset(centre, kHaloStrideY, kHaloStrideZ) : voxel;
-        const float f = p.threshold.volume    ? threshold_speed_at(p.threshold, at)
-                        : p.brush.sigma > 0.0f ? p.normal_speed + brush_speed_at(p.brush, at)
-                                               : p.normal_speed;
+        const FrontPoint front = nearest_front_point(centre, kHaloStrideY, kHaloStrideZ);
+        const glm::vec3 at = p.extend_normal_speed ? voxel + front.offset : voxel;
+        float f;
+        if (p.threshold.volume) {
+          const ThresholdSample sample = threshold_speed_along(p.threshold, at, front.normal);
+          f = sample.speed;
+          stiffness = sample.stiffness;
+        } else {
+          f = p.brush.sigma > 0.0f ? p.normal_speed + brush_speed_at(p.brush, at) : p.normal_speed;
+        }
         if (fabsf(centre[0]) <= 0.5f) front_fastest = fmaxf(front_fastest, fabsf(f));
-        l -= f * godunov_norm(g, f);
-        speed += p.effective_normal_cfl ? effective_normal_cfl_speed(g, f) : p.sqrt3 * fabsf(f);
+        const GodunovNormal n = godunov_normal(g, f);
+        l -= f * n.norm;
+        speed += p.effective_normal_cfl ? n.cfl_speed : p.sqrt3 * fabsf(f);
       }
       if (p.velocity.kind != FieldVelocity::Kind::kNone) {
         const glm::vec3 u = velocity_at(p.velocity, voxel, p.t);
@@ -171,9 +163,11 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
       }
       if (p.rescaling_speed) {
         const float s = centre[0] / sqrtf(centre[0] * centre[0] + 1.0f);
-        l += p.rescaling_weight * (s * (1.0f - godunov_norm(g, s)));
-        speed += p.sqrt3 * p.rescaling_weight;
+        const GodunovNormal n = godunov_normal(g, s);
+        l += p.rescaling_weight * (s * (1.0f - n.norm));
+        speed += p.rescaling_weight * (p.effective_normal_cfl ? n.cfl_speed : p.sqrt3);
       }
+      speed = speed < stiffness ? stiffness : speed;
       fastest = fastest < speed ? speed : fastest;
     }
     rate[size_t(i) * kTileVoxels + thread] = l;  // thread is voxel_index(x, y, z)

@@ -92,17 +92,25 @@ std::unique_ptr<Segmentation> make_segmentation(const Volume& volume, const Segm
   return make_segmentation_cpu(volume, grid, std::move(initial), params);
 }
 
-SegmentationRun run_segmentation(Segmentation& segmentation, int max_steps, double rms,
+SegmentationRun run_segmentation(Segmentation& segmentation, const SegmentationStop& stop,
                                  const std::function<void(const SegmentationStep&)>& after_step) {
   SegmentationRun run;
   const auto start = std::chrono::steady_clock::now();
-  while (run.steps < max_steps && segmentation.tiles() > 0) {
+  while (run.steps < stop.max_steps && segmentation.tiles() > 0) {
     run.voxel_updates += double(segmentation.tiles()) * kTileVoxels;
     run.last = segmentation.step();
     ++run.steps;
-    run.converged = run.last.front_voxels > 0 && run.last.rms_change <= rms;
-    if (after_step) after_step(run.last);
-    if (run.converged) break;
+    const SegmentationStep& s = run.last;
+    // Neither front speed bounds the step's travel alone: curvature moves a front the data
+    // term holds still.
+    run.travel_since_new_tile =
+        s.status.added ? 0.0 : run.travel_since_new_tile + double(s.dt) * (double(s.front_speed) + s.front_curvature);
+    if (stop.rms >= 0 && s.front_voxels > 0 && s.rms_change <= stop.rms)
+      run.converged = SegmentationRun::Converged::kRms;
+    else if (stop.tile_age >= 0 && run.travel_since_new_tile > stop.tile_age)
+      run.converged = SegmentationRun::Converged::kTileAge;
+    if (after_step) after_step(s);
+    if (run.converged != SegmentationRun::Converged::kNo) break;
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;

@@ -33,7 +33,10 @@ struct SegmentationParams {
   float curvature = 0.2f;            // w = 1 − c0, in [0, 1)
   DataTerm term = DataTerm::kLinear;
   Scheme scheme = Scheme::kUpwind;  // first order, as ITK's sparse-field solver
-  float cfl = 0.5f;
+  // First-order upwind in forward Euler is monotone up to ν = 1 on the effective speeds; the
+  // data term's stiffness bounds the step too (threshold_speed.h), so the front comes to rest
+  // on a sharp edge instead of rocking across it.
+  float cfl = 0.9f;
 };
 
 // InputError naming `what` and the field: thresholds not finite or lower >= upper, a weight
@@ -85,6 +88,7 @@ struct SegmentationStep {
   double rms_change = 0.0;
   size_t front_voxels = 0;  // how many voxels that measure counts (0: no front to judge by)
   float front_speed = 0.0f;  // the data term's fastest |c0·G| over them
+  float front_curvature = 0.0f;  // and the curvature term's fastest |w κ|∇φ||
   TileStatus status;
 };
 
@@ -139,17 +143,29 @@ std::unique_ptr<Segmentation> make_segmentation_cpu(const Volume& volume, const 
 std::unique_ptr<Segmentation> make_segmentation_cuda(const Volume& volume, const SegmentationGrid& grid,
                                                      SortedTileList initial, const SegmentationParams& params);
 
+// When a run stops. The tile-age rule is seed 004's §4.1 test (tile_ages.h): every active tile
+// has survived while the front could have travelled `tile_age` voxels, more than a tile's side,
+// so a front still moving would have made a tile. A tile's age restarts only when it is made,
+// so the youngest tile is as old as the travel since the last step that added one, which each
+// step's status reports on both backends without reading the list back.
+struct SegmentationStop {
+  int max_steps = 10000;
+  double rms = -1.0;       // ITK's MaximumRMSError on rms_change (negative: not used)
+  double tile_age = -1.0;  // voxels of front travel with no tile made (negative: not used)
+};
+
 struct SegmentationRun {
-  int steps = 0;           // taken by this run
-  bool converged = false;  // the RMS change fell to the tolerance
+  int steps = 0;  // taken by this run
+  // Why it stopped, when not on max_steps or an empty band.
+  enum class Converged { kNo, kRms, kTileAge } converged = Converged::kNo;
   double seconds = 0;
   double voxel_updates = 0;  // active voxels summed over the steps
+  double travel_since_new_tile = 0;  // voxels the front could have moved since a step made a tile
   SegmentationStep last;
 };
 
-// Steps until the RMS change of a step is at most `rms` (ITK's MaximumRMSError; negative:
-// never), the front vanishes, or `max_steps` more steps were taken; `after_step` sees each.
-SegmentationRun run_segmentation(Segmentation& segmentation, int max_steps, double rms,
+// Steps until a rule of `stop` holds or the front vanishes; `after_step` sees each step.
+SegmentationRun run_segmentation(Segmentation& segmentation, const SegmentationStop& stop,
                                  const std::function<void(const SegmentationStep&)>& after_step = {});
 
 // A seed sphere around sample `index` of `volume` with a radius in samples of its finest axis.

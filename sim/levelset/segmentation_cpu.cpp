@@ -81,8 +81,8 @@ class CpuSegmentation final : public Segmentation {
     }
     out.front_voxels = total.count;
     out.front_speed = evolution_->front_speed();
-    out.rms_change =
-        itk_rms_change(total.squares, total.count, out.front_speed, evolution_->front_curvature_speed(), out.dt);
+    out.front_curvature = evolution_->front_curvature_speed();
+    out.rms_change = itk_rms_change(total.squares, total.count, out.front_speed, out.front_curvature, out.dt);
   }
 
   const Volume& volume_;

@@ -52,8 +52,8 @@ class CudaSegmentation final : public Segmentation {
     out.status = c.status;
     out.front_voxels = c.front_voxels;
     out.front_speed = std::bit_cast<float>(c.front_speed_bits);
-    out.rms_change = itk_rms_change(c.front_squares, c.front_voxels, std::bit_cast<float>(c.front_speed_bits),
-                                    std::bit_cast<float>(c.front_curvature_bits), out.dt);
+    out.front_curvature = std::bit_cast<float>(c.front_curvature_bits);
+    out.rms_change = itk_rms_change(c.front_squares, c.front_voxels, out.front_speed, out.front_curvature, out.dt);
     time_ += out.dt;
     ++steps_;
     host_stale_ = true;

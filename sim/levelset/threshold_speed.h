@@ -34,49 +34,111 @@ struct ThresholdSpeed {
   DataTerm term = DataTerm::kLinear;
 };
 
-MENISCUS_HD inline float threshold_data_term(float intensity, float lower, float upper, DataTerm term) {
+// G(I) and |dG/dI|.
+struct DataTermValue {
+  float g, slope;
+};
+
+MENISCUS_HD inline DataTermValue data_term(float intensity, float lower, float upper, DataTerm term) {
   const float mid = 0.5f * (lower + upper);
   const float g = intensity < mid ? intensity - lower : upper - intensity;
-  if (term == DataTerm::kLinear) return g;
+  if (term == DataTerm::kLinear) return {g, 1.0f};
   // Same sign and the same slope at the thresholds, bounded by the window's half-width so a
   // bright outlier far outside does not set the CFL step for the whole band.
   const float half = 0.5f * (upper - lower);
-  return half * tanhf(g / half);
+  const float t = tanhf(g / half);
+  return {half * t, 1.0f - t * t};
+}
+
+MENISCUS_HD inline float threshold_data_term(float intensity, float lower, float upper, DataTerm term) {
+  return data_term(intensity, lower, upper, term).g;
 }
 
 // Trilinear interpolation; positions a little beyond the volume read its nearest edge sample.
-MENISCUS_HD inline float sample_trilinear(const float* volume, glm::ivec3 dims, glm::vec3 p) {
-  const auto axis = [](float v, int n, int& i0, int& i1, float& f) {
-    v = fminf(fmaxf(v, 0.0f), float(n - 1));
+// The corners are reached from one base pointer by per-axis strides (0 on a clamped edge), so
+// the eight reads cost no index arithmetic of their own: this runs for every band voxel.
+struct TrilinearCell {
+  const float* c;  // the corner at the cell's lower indices
+  int dx, dy, dz;  // strides to the upper corners
+  float fx, fy, fz;
+};
+
+MENISCUS_HD inline TrilinearCell trilinear_cell(const float* volume, glm::ivec3 dims, glm::vec3 p) {
+  const auto axis = [](float v, int n, int stride, int& i0, int& step, float& f) {
+    // Compares, not fminf/fmaxf: those are library calls on the host (NaN rules), and a NaN
+    // position reads the first sample either way.
+    v = v > 0.0f ? v : 0.0f;
+    v = v < float(n - 1) ? v : float(n - 1);
     i0 = int(v);
-    i1 = i0 + 1 < n ? i0 + 1 : i0;
+    step = i0 + 1 < n ? stride : 0;
     f = v - float(i0);
   };
-  int x0, x1, y0, y1, z0, z1;
-  float fx, fy, fz;
-  axis(p.x, dims.x, x0, x1, fx);
-  axis(p.y, dims.y, y0, y1, fy);
-  axis(p.z, dims.z, z0, z1, fz);
-  const auto at = [&](int x, int y, int z) { return volume[(size_t(z) * dims.y + y) * dims.x + x]; };
-  const float c00 = at(x0, y0, z0) + fx * (at(x1, y0, z0) - at(x0, y0, z0));
-  const float c10 = at(x0, y1, z0) + fx * (at(x1, y1, z0) - at(x0, y1, z0));
-  const float c01 = at(x0, y0, z1) + fx * (at(x1, y0, z1) - at(x0, y0, z1));
-  const float c11 = at(x0, y1, z1) + fx * (at(x1, y1, z1) - at(x0, y1, z1));
-  const float c0 = c00 + fy * (c10 - c00), c1 = c01 + fy * (c11 - c01);
-  return c0 + fz * (c1 - c0);
+  const int sy = dims.x, sz = dims.x * dims.y;
+  int x0, y0, z0;
+  TrilinearCell t;
+  axis(p.x, dims.x, 1, x0, t.dx, t.fx);
+  axis(p.y, dims.y, sy, y0, t.dy, t.fy);
+  axis(p.z, dims.z, sz, z0, t.dz, t.fz);
+  t.c = volume + size_t(z0) * size_t(sz) + size_t(y0) * size_t(sy) + size_t(x0);
+  return t;
 }
 
-// c0·G(I) at a level-set voxel: the normal speed F of the evolution, in intensity units.
+MENISCUS_HD inline float trilinear_value(const TrilinearCell& t) {
+  const float* c = t.c;
+  const float c00 = c[0] + t.fx * (c[t.dx] - c[0]);
+  const float c10 = c[t.dy] + t.fx * (c[t.dy + t.dx] - c[t.dy]);
+  const float c01 = c[t.dz] + t.fx * (c[t.dz + t.dx] - c[t.dz]);
+  const float c11 = c[t.dz + t.dy] + t.fx * (c[t.dz + t.dy + t.dx] - c[t.dz + t.dy]);
+  const float c0 = c00 + t.fy * (c10 - c00), c1 = c01 + t.fy * (c11 - c01);
+  return c0 + t.fz * (c1 - c0);
+}
+
+// The interpolant's gradient in index units (0 along an axis clamped at the edge).
+MENISCUS_HD inline glm::vec3 trilinear_gradient(const TrilinearCell& t) {
+  const auto lerp = [](float a, float b, float f) { return a + f * (b - a); };
+  // The differences along one axis at the four corners of the other two, bilinear between them.
+  const auto along = [&](int d, int u, int v, float fu, float fv) {
+    const float* c = t.c;
+    return lerp(lerp(c[d] - c[0], c[u + d] - c[u], fu), lerp(c[v + d] - c[v], c[v + u + d] - c[v + u], fu), fv);
+  };
+  return {along(t.dx, t.dy, t.dz, t.fy, t.fz), along(t.dy, t.dx, t.dz, t.fx, t.fz), along(t.dz, t.dx, t.dy, t.fx, t.fy)};
+}
+
+MENISCUS_HD inline float sample_trilinear(const float* volume, glm::ivec3 dims, glm::vec3 p) {
+  return trilinear_value(trilinear_cell(volume, dims, p));
+}
+
+// c0·G(I) at a level-set voxel: the normal speed F of the evolution, in intensity units, and
+// how fast it changes along the front's normal n, |∂F/∂n| = c0 |dG/dI| |∇I·n|.
+//
+// That second number bounds the step where the front comes to rest on an edge: near its rest
+// point x*, F ≈ −k (x − x*), and an explicit step reaches x* without overshooting only while
+// k dt ≤ 1. A window narrow against the edge's contrast makes k larger than the CFL speed, and
+// a CFL step alone leaves the front rocking across the edge (and its RMS change never falls).
+//
 // More than half a sample beyond the volume nothing is known and nothing moves the front (F
 // = 0): a structure the scan cuts off comes to rest just past its last sample, closed there,
 // as the image's region bounds ITK's. (Pushing it back instead would pit the bone's full
 // speed against the push across one voxel, and the front would never come to rest.)
-MENISCUS_HD inline float threshold_speed_at(const ThresholdSpeed& s, glm::vec3 voxel) {
+struct ThresholdSample {
+  float speed = 0.0f;
+  float stiffness = 0.0f;  // |∂F/∂n|, per level-set voxel
+};
+
+MENISCUS_HD inline ThresholdSample threshold_speed_along(const ThresholdSpeed& s, glm::vec3 voxel, glm::vec3 normal) {
   const glm::vec3 p = voxel * s.scale + s.offset;
   const bool beyond = p.x < -0.5f || p.y < -0.5f || p.z < -0.5f || p.x > float(s.dims.x) - 0.5f ||
                       p.y > float(s.dims.y) - 0.5f || p.z > float(s.dims.z) - 0.5f;
-  if (beyond) return 0.0f;
-  return s.propagation * threshold_data_term(sample_trilinear(s.volume, s.dims, p), s.lower, s.upper, s.term);
+  if (beyond) return {};
+  const TrilinearCell cell = trilinear_cell(s.volume, s.dims, p);
+  const glm::vec3 g = trilinear_gradient(cell);
+  const float along = fabsf(g.x * s.scale.x * normal.x + g.y * s.scale.y * normal.y + g.z * s.scale.z * normal.z);
+  const DataTermValue d = data_term(trilinear_value(cell), s.lower, s.upper, s.term);
+  return {s.propagation * d.g, s.propagation * d.slope * along};
+}
+
+MENISCUS_HD inline float threshold_speed_at(const ThresholdSpeed& s, glm::vec3 voxel) {
+  return threshold_speed_along(s, voxel, glm::vec3(0.0f)).speed;
 }
 
 }  // namespace meniscus::sim::levelset

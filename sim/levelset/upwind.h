@@ -31,32 +31,60 @@ MENISCUS_HD inline OneSidedGradient one_sided_gradient(Scheme scheme, const floa
   return {{x.minus, y.minus, z.minus}, {x.plus, y.plus, z.plus}};
 }
 
-// Godunov's |∇φ| for φ_t + s|∇φ| = 0: information travels along +∇φ when s > 0.
+// Godunov's one-sided derivative along one axis for φ_t + s|∇φ| = 0 (information travels
+// along +∇φ when s > 0), as a magnitude: the larger of the admissible sides.
+MENISCUS_HD inline float godunov_axis(float minus, float plus, float s) {
+  const float lo = s > 0 ? std::max(minus, 0.0f) : std::min(minus, 0.0f);
+  const float hi = s > 0 ? std::min(plus, 0.0f) : std::max(plus, 0.0f);
+  return std::max(std::abs(lo), std::abs(hi));
+}
+
+// Godunov's |∇φ| for speed s.
 MENISCUS_HD inline float godunov_norm(const OneSidedGradient& g, float s) {
   float sum = 0;
   for (int a = 0; a < 3; ++a) {
-    const float m = g.minus[a], p = g.plus[a];
-    const float lo = s > 0 ? std::max(m, 0.0f) : std::min(m, 0.0f);
-    const float hi = s > 0 ? std::min(p, 0.0f) : std::max(p, 0.0f);
-    sum += std::max(lo * lo, hi * hi);
+    const float d = godunov_axis(g.minus[a], g.plus[a], s);
+    sum += d * d;
   }
   return std::sqrt(sum);
 }
 
-// The CFL speed of the normal-speed term F|∇φ| as Osher & Fedkiw's effective velocity F∇φ/|∇φ|
-// (§6.1, §6.4): |F| (|φx| + |φy| + |φz|) / |∇φ| with Godunov's one-sided derivatives, at most
-// √3|F| (a front diagonal to the axes) and 0 where nothing upwind differs, so no step there.
-MENISCUS_HD inline float effective_normal_cfl_speed(const OneSidedGradient& g, float s) {
+// Godunov's |∇φ| and the CFL speed of the normal-speed term F|∇φ| as Osher & Fedkiw's effective
+// velocity F∇φ/|∇φ| (§6.1, §6.4): |F| (|φx| + |φy| + |φz|) / |∇φ| with the same one-sided
+// derivatives, at most √3|F| (a front diagonal to the axes) and 0 where nothing upwind differs,
+// so no step there. Together because the rate kernels need both at every band voxel.
+struct GodunovNormal {
+  float norm, cfl_speed;
+};
+
+MENISCUS_HD inline GodunovNormal godunov_normal(const OneSidedGradient& g, float s) {
   float sum = 0, sum_abs = 0;
   for (int a = 0; a < 3; ++a) {
-    const float m = g.minus[a], p = g.plus[a];
-    const float lo = s > 0 ? std::max(m, 0.0f) : std::min(m, 0.0f);
-    const float hi = s > 0 ? std::min(p, 0.0f) : std::max(p, 0.0f);
-    const float d = std::max(std::abs(lo), std::abs(hi));
+    const float d = godunov_axis(g.minus[a], g.plus[a], s);
     sum += d * d;
     sum_abs += d;
   }
-  return sum > 0 ? std::abs(s) * sum_abs / std::sqrt(sum) : 0.0f;
+  const float norm = std::sqrt(sum);
+  return {norm, sum > 0 ? std::abs(s) * sum_abs / norm : 0.0f};
+}
+
+// Whether φ is ±γ at p[0] and across every sample a rate stencil of this reach reads: the six
+// faces and twelve edges of the 3^3 neighbourhood (curvature's mixed differences use no
+// corner) and the axes as far as the upwind stencil reaches. No term's differences are nonzero
+// there, and the rescaling term only pushes φ further past ±γ, where the clamp returns it.
+MENISCUS_HD inline bool flat_beyond_band(const float* p, int sy, int sz, int reach, float gamma) {
+  const float c = p[0];
+  if (std::abs(c) != gamma) return false;
+  const int axes[3] = {1, sy, sz};
+  for (int k = 1; k <= reach; ++k)
+    for (const int s : axes)
+      if (p[k * s] != c || p[-k * s] != c) return false;
+  for (int a = 0; a < 3; ++a)
+    for (int b = a + 1; b < 3; ++b) {
+      const int u = axes[a], v = axes[b];
+      if (p[u + v] != c || p[u - v] != c || p[-u + v] != c || p[-u - v] != c) return false;
+    }
+  return true;
 }
 
 // ∇φ upwinded against the velocity u (backward where u > 0, forward where u < 0).

@@ -28,6 +28,7 @@ struct Options {
   float lower = 0, upper = 0;
   bool thresholds = false;
   float curvature = 0.2f;
+  float cfl = sim::levelset::SegmentationParams{}.cfl;  // ours only: ITK takes its own step
   double rms = 0.02;
   int max_steps = 5000;
   int threads = 2;
@@ -64,6 +65,7 @@ Options parse(int argc, char** argv) {
     else if (f == "--upper") o.upper = std::stof(flags.value());
     else if (f == "--curvature") o.curvature = std::stof(flags.value());
     else if (f == "--rms") o.rms = std::stod(flags.value());
+    else if (f == "--cfl") o.cfl = std::stof(flags.value());
     else if (f == "--max-steps") o.max_steps = flags.positive();
     else if (f == "--threads") o.threads = flags.positive();
     else if (f == "--reference") o.reference = flags.value();
@@ -141,6 +143,7 @@ void begin(profile::JsonWriter& json, const Options& o, const sim::Volume& volum
   json.key("rms").value(o.rms);
   json.key("threads").value(uint64_t(o.threads));
   json.key("impl").value(impl);
+  if (impl.starts_with("meniscus")) json.key("cfl").value(double(o.cfl));
 }
 
 void save_mask(const Options& o, const sim::Volume& volume, const std::string& impl, const std::vector<uint8_t>& mask) {
@@ -207,20 +210,24 @@ int run_segment(int argc, char** argv) {
   params.lower = o.lower;
   params.upper = o.upper;
   params.curvature = o.curvature;
+  params.cfl = o.cfl;
   std::vector<sim::levelset::SeedSphere> spheres;
   for (const glm::vec4& s : o.seeds) spheres.push_back(sim::levelset::seed_at_sample(volume, grid, glm::vec3(s), s.w));
   sim::levelset::SortedTileList initial(1.5f);
   sim::levelset::build_from_spheres(initial, spheres, o.volume);
   const auto backend = o.sim == "cuda" ? sim::SimBackend::Cuda : sim::SimBackend::Cpu;
   auto segmentation = sim::levelset::make_segmentation(volume, grid, std::move(initial), params, backend);
-  const sim::levelset::SegmentationRun run = sim::levelset::run_segmentation(*segmentation, o.max_steps, o.rms);
+  sim::levelset::SegmentationStop stop;
+  stop.max_steps = o.max_steps;
+  stop.rms = o.rms;
+  const sim::levelset::SegmentationRun run = sim::levelset::run_segmentation(*segmentation, stop);
   const std::vector<uint8_t> mask = sim::levelset::inside_mask(segmentation->list(), volume, grid);
 
   profile::JsonWriter json;
   begin(json, o, volume, std::string("meniscus_") + sim::backend_name(backend));
   json.key("seconds").value(run.seconds);
   json.key("steps").value(uint64_t(run.steps));
-  json.key("converged").value(run.converged ? "yes" : "no");
+  json.key("converged").value(run.converged != sim::levelset::SegmentationRun::Converged::kNo ? "yes" : "no");
   json.key("last_rms").value(run.last.rms_change);
   json.key("voxel_updates_per_s").value(run.seconds > 0 ? run.voxel_updates / run.seconds : 0.0);
   add_overlaps(json, mask, itk_runs.empty() ? nullptr : &itk_runs.front().mask, reference_mask);

@@ -35,6 +35,13 @@ double inside_mm3(const std::vector<uint8_t>& mask, const Volume& v) {
 
 double ball_mm3(double r) { return 4.0 / 3.0 * std::numbers::pi * r * r * r; }
 
+SegmentationStop until_rms(int max_steps, double rms) {
+  SegmentationStop stop;
+  stop.max_steps = max_steps;
+  stop.rms = rms;
+  return stop;
+}
+
 }  // namespace
 
 TEST_CASE("segmentation: the data term is Lefohn's with the midpoint between the thresholds") {
@@ -70,15 +77,37 @@ TEST_CASE("segmentation: a seed grows into the ball its thresholds select") {
   params.upper = 150.0f;
   params.curvature = 0.2f;
   auto s = seeded(v, grid, glm::vec3(20.0f), params);
-  const SegmentationRun run = run_segmentation(*s, 5000, 0.002);
+  const SegmentationRun run = run_segmentation(*s, until_rms(5000, 0.002));
   INFO("steps " << run.steps << ", rms " << run.last.rms_change);
-  CHECK(run.converged);
+  CHECK(run.converged == SegmentationRun::Converged::kRms);
   CHECK(s->list().check_invariants().empty());
   // The intensity passes 50 at the ramp's middle, r = radius: the mask's volume and the level
   // set's own measure both match the ball within 3 %.
   const double expected = ball_mm3(radius);
   CHECK(inside_mm3(inside_mask(s->list(), v, grid), v) == Approx(expected).epsilon(0.03));
   CHECK(inside_moments(s->list()).volume == Approx(expected).epsilon(0.03));
+}
+
+TEST_CASE("segmentation: tile ages stop a seed once its ball is reached, not while it grows") {
+  // Seed 004's §4.1 rule alone (no RMS tolerance): the front makes a tile at least every tile
+  // side of travel while it grows from r = 3 to 12, so a threshold of twice that does not stop
+  // it early (the volume says so); once it rests on the ramp, no tile is made and the rule ends
+  // the run.
+  const float radius = 12.0f;
+  const Volume v = testing::shells_volume({40, 40, 40}, glm::vec3(1.0f), glm::vec3(20.0f), {{radius, 100.0f}});
+  const SegmentationGrid grid = segmentation_grid(v);
+  SegmentationParams params;
+  params.lower = 50.0f;
+  params.upper = 150.0f;
+  auto s = seeded(v, grid, glm::vec3(20.0f), params);
+  SegmentationStop stop;
+  stop.max_steps = 5000;
+  stop.tile_age = 2.0 * kTileSide;
+  const SegmentationRun run = run_segmentation(*s, stop);
+  INFO("steps " << run.steps << ", travel since a tile was made " << run.travel_since_new_tile);
+  CHECK(run.converged == SegmentationRun::Converged::kTileAge);
+  CHECK(run.steps < 5000);
+  CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(radius)).epsilon(0.03));
 }
 
 TEST_CASE("segmentation: an anisotropic scan is segmented on an isotropic grid") {
@@ -92,9 +121,9 @@ TEST_CASE("segmentation: an anisotropic scan is segmented on an isotropic grid")
   params.lower = 50.0f;
   params.upper = 150.0f;
   auto s = seeded(v, grid, {16.0f, 16.0f, 8.0f}, params);
-  const SegmentationRun run = run_segmentation(*s, 5000, 0.002);
+  const SegmentationRun run = run_segmentation(*s, until_rms(5000, 0.002));
   INFO("steps " << run.steps << ", rms " << run.last.rms_change << ", front speed " << run.last.front_speed << ", dt " << run.last.dt);
-  CHECK(run.converged);
+  CHECK(run.converged == SegmentationRun::Converged::kRms);
   CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(radius)).epsilon(0.03));
   CHECK(inside_mm3(inside_mask(s->list(), v, grid), v) == Approx(ball_mm3(radius)).epsilon(0.06));
 }
@@ -108,7 +137,7 @@ TEST_CASE("segmentation: thresholds changed mid-run continue from the current fr
   params.lower = 50.0f;
   params.upper = 150.0f;
   auto s = seeded(v, grid, glm::vec3(24.0f), params);
-  REQUIRE(run_segmentation(*s, 5000, 0.002).converged);
+  REQUIRE(run_segmentation(*s, until_rms(5000, 0.002)).converged == SegmentationRun::Converged::kRms);
   CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(8.0)).epsilon(0.05));
 
   const std::vector<TileEntry> before = s->list().active();
@@ -126,9 +155,9 @@ TEST_CASE("segmentation: thresholds changed mid-run continue from the current fr
   CHECK(s->steps() == steps);
   CHECK(s->time() == time);
 
-  const SegmentationRun more = run_segmentation(*s, 8000, 0.002);
+  const SegmentationRun more = run_segmentation(*s, until_rms(8000, 0.002));
   INFO("steps after the change " << more.steps << ", rms " << more.last.rms_change);
-  CHECK(more.converged);
+  CHECK(more.converged == SegmentationRun::Converged::kRms);
   CHECK(s->steps() == steps + more.steps);
   // The outer ramp falls from 200 to 0 over r in [15.5, 16.5]: it passes 50 at r = 16.25.
   CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(16.25)).epsilon(0.03));

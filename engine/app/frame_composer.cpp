@@ -54,7 +54,15 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
       record_buffers_.resize(frames_in_flight);
       for (auto& slot : record_buffers_) slot.resize(surface->settings.layers.size());
     } else {
-      surface_ = std::make_unique<passes::SurfacePass>(context, sim::load_volume(surface->volume), surface->settings);
+      const sim::Volume volume = sim::load_volume(surface->volume);
+      if (surface->preview) {
+        try {
+          preview_ = std::make_unique<SurfacePreview>(volume, *surface->preview);
+        } catch (const InputError& e) {
+          scene.pass("surface").table("preview").fail("levels", e.what());
+        }
+      }
+      surface_ = std::make_unique<passes::SurfacePass>(context, preview_ ? preview_->volume() : volume, surface->settings);
     }
   }
   fluid_config_ = read_fluid_settings(scene, facts);
@@ -101,6 +109,7 @@ void FrameComposer::grow(RecordBuffer& records, uint32_t needed, const sim::leve
 }
 
 void FrameComposer::prepare(uint32_t slot) {
+  if (preview_ && preview_->advance()) surface_->update_volume(preview_->volume());
   if (!surface_stage_ || !surface_) return;
   sim::levelset::LevelSetStage& level_set = *stages_.level_set(*surface_stage_);
   for (size_t i = 0; i < surface_->layers().size(); ++i) {

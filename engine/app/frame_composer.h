@@ -65,6 +65,7 @@ class FrameComposer {
   passes::ParticlesSettings& particle_settings() { return particle_settings_; }
   passes::FluidSettings* fluid_settings() { return fluid_ ? &fluid_config_->settings : nullptr; }
   passes::SurfacePass* surface() { return surface_.get(); }
+  SurfacePreview* surface_preview() { return preview_.get(); }
   float* split_divider() { return split_ ? &split_->divider : nullptr; }
   passes::MipSettings* mip_settings() { return mip_ ? &mip_->config.settings : nullptr; }
   const sim::mip::CoefficientStream* mip_stream() const { return mip_ ? &mip_->renderer.stream() : nullptr; }
@@ -96,6 +97,7 @@ class FrameComposer {
   passes::TonemapPass tonemap_;
   passes::SplitPass split_pass_;
   std::unique_ptr<passes::SurfacePass> surface_;     // when the scene has [pass.surface]
+  std::unique_ptr<SurfacePreview> preview_;          // when it has [pass.surface.preview]
   std::unique_ptr<passes::FluidRenderer> fluid_;     // when the scene has [pass.fluid]
   std::unique_ptr<passes::SolidsPass> solids_;       // when a stage has solids (an SPH tank)
   // A [pass.mip] scene draws its volume's MIP and nothing else.

@@ -42,6 +42,17 @@ std::optional<SurfaceConfig> read_surface_settings(const Scene& scene, std::span
     config.settings.layers.push_back(layer);
   }
   if (config.settings.layers.empty()) t.fail("layer", "at least one [[pass.surface.layer]] is required");
+  if (t.has("preview")) {
+    const ParamTable p = t.table("preview");
+    if (config.stage) p.fail("wavelet", "a wavelet preview draws a volume's surface, not a level set's");
+    SurfacePreviewSettings preview;
+    const std::string wavelet = p.string("wavelet", "9/7", {"haar", "5/3", "9/7", "dd97", "dd137"});
+    preview.wavelet = sim::wavelet::parse_wavelet(wavelet);
+    preview.levels = int(p.integer("levels", preview.levels, 1, 16));
+    preview.frames_per_level = int(p.integer("frames_per_level", preview.frames_per_level, 0, 1'000'000));
+    p.finish();
+    config.preview = preview;
+  }
   t.finish();
   return config;
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/app/scene.h"
+#include "engine/app/surface_preview.h"
 #include "engine/app/stage_registry.h"
 #include "passes/fluid/fluid_settings.h"
 #include "passes/mip/mip_settings.h"
@@ -23,6 +24,7 @@ struct SurfaceConfig {
   std::string volume;          // resolved source for load_volume, when no stage
   std::optional<size_t> stage;  // the level-set stage drawn
   passes::SurfaceSettings settings;
+  std::optional<SurfacePreviewSettings> preview;  // [pass.surface.preview], a volume's only
 };
 std::optional<SurfaceConfig> read_surface_settings(const Scene& scene, std::span<const StageFacts> stages);
 

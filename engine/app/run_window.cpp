@@ -144,6 +144,10 @@ void draw_panel(SceneRenderer& renderer, const Context& context, double frame_ms
     if (auto* fluid = renderer.fluid_settings()) draw_fluid_controls(*fluid);
     if (auto* mip = renderer.composer().mip_settings())
       draw_mip_controls(*mip, *renderer.composer().mip_stream(), *renderer.composer().mip_progress());
+    if (auto* preview = renderer.composer().surface_preview()) {
+      int level = preview->level();
+      if (ImGui::SliderInt("wavelet detail withheld", &level, 0, preview->levels())) preview->hold(level);
+    }
     if (auto* surface = renderer.surface()) {
       const glm::vec2 range = surface->range();
       for (auto& layer : surface->layers()) {

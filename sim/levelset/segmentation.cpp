@@ -129,6 +129,25 @@ double itk_rms_change(double squares, size_t count, float front_speed, float fro
   return rms * itk_dt / dt;
 }
 
+Volume resampled_cubic(const Volume& v) {
+  const float h = std::min({v.spacing.x, v.spacing.y, v.spacing.z});
+  Volume out;
+  out.spacing = glm::vec3(h);
+  out.origin = v.origin;
+  out.source = v.source + " (resampled to " + std::to_string(h) + ")";
+  out.dims = glm::uvec3(glm::floor((glm::vec3(v.dims) - 1.0f) * v.spacing / h + 1e-3f)) + 1u;
+  out.values.resize(size_t(out.dims.x) * out.dims.y * out.dims.z);
+  for (uint32_t z = 0; z < out.dims.z; ++z)
+    for (uint32_t y = 0; y < out.dims.y; ++y)
+      for (uint32_t x = 0; x < out.dims.x; ++x)
+        out.values[out.index(x, y, z)] = sample_trilinear(v.values.data(), glm::ivec3(v.dims), glm::vec3(x, y, z) * h / v.spacing);
+  return out;
+}
+
+glm::vec3 resampled_cubic_index(const Volume& v, glm::vec3 index) {
+  return index * v.spacing / std::min({v.spacing.x, v.spacing.y, v.spacing.z});
+}
+
 SeedSphere seed_at_sample(const Volume& volume, const SegmentationGrid& grid, glm::vec3 index, float radius) {
   const float finest = std::min({volume.spacing.x, volume.spacing.y, volume.spacing.z});
   return {grid.voxel_of_index(volume, index), radius * finest / grid.voxel_size};

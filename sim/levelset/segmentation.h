@@ -168,6 +168,13 @@ struct SegmentationRun {
 SegmentationRun run_segmentation(Segmentation& segmentation, const SegmentationStop& stop,
                                  const std::function<void(const SegmentationStep&)>& after_step = {});
 
+// The scan resampled (trilinear) to cubic samples of its finest spacing, and a sample index of
+// the scan in the resampled one. ITK's filter works on the image's own grid and ours on a cubic
+// one; on a skull two samples thick that difference alone moves their overlap by several per
+// cent, so a comparison runs both on this.
+Volume resampled_cubic(const Volume& volume);
+glm::vec3 resampled_cubic_index(const Volume& volume, glm::vec3 index);
+
 // A seed sphere around sample `index` of `volume` with a radius in samples of its finest axis.
 SeedSphere seed_at_sample(const Volume& volume, const SegmentationGrid& grid, glm::vec3 index, float radius);
 

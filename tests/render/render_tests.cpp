@@ -3,6 +3,7 @@
 
 #include "engine/app/capture.h"
 #include "tests/render/image_compare.h"
+#include "tests/render/scene_variant.h"
 
 namespace meniscus {
 namespace {
@@ -86,6 +87,37 @@ TEST_CASE("Cayley cubic iso-surface matches its golden", "[render][histopyramid]
   const std::string failure = testing::check_golden("cayley", result.image);
   INFO(failure);
   CHECK(failure.empty());
+}
+
+}  // namespace meniscus
+
+namespace meniscus {
+
+TEST_CASE("CT head from its wavelet coefficients: coarse first, the full scan's surfaces once every level arrived",
+          "[render][histopyramid][wavelet]") {
+  // Frame 1 of the scene: three levels of CDF 9/7 detail withheld.
+  const CaptureResult coarse = render("scenes/ct_head_wavelet.toml", 1);
+  CHECK(coarse.validation_errors == 0);
+  std::string failure = testing::check_golden("ct_head_wavelet_coarse", coarse.image);
+  INFO(failure);
+  CHECK(failure.empty());
+
+  // The plain CT head scene refined a level per frame: by frame 4 every level has arrived and
+  // the image is the full scan's golden; the coarse one is not.
+  CaptureOptions options;
+  options.scene = testing::write_variant("scenes/ct_head.toml", "ct_head_refined",
+                                         "[pass.surface.preview]\nwavelet = \"9/7\"\nlevels = 3\nframes_per_level = 1\n");
+  options.width = 320;
+  options.height = 200;
+  options.frames = 4;
+  options.sim = "cpu";
+  options.validation = true;
+  const CaptureResult refined = capture(options);
+  CHECK(refined.validation_errors == 0);
+  failure = testing::check_golden("ct_head", refined.image);
+  INFO(failure);
+  CHECK(failure.empty());
+  CHECK_FALSE(testing::check_golden("ct_head", coarse.image).empty());
 }
 
 }  // namespace meniscus

@@ -36,10 +36,7 @@ struct Options {
   std::vector<std::string> itk = {"serial", "parallel"};
   std::string sim = "cpu";
   std::string masks;  // a folder: each implementation's mask as <impl>.nrrd, to look at
-  // Resample an anisotropic scan to cubic voxels of its finest spacing (trilinear) before
-  // either side runs: ITK's filter works on the image's own grid, ours on a cubic one, and
-  // on a skull two samples thick that difference alone moves the Dice by several per cent.
-  bool isotropic = false;
+  bool isotropic = false;  // both on cubic samples (sim::levelset::resampled_cubic)
 };
 
 glm::vec4 parse_seed(const std::string& text) {
@@ -112,25 +109,6 @@ std::vector<float> initial_phi(const sim::Volume& volume, const std::vector<glm:
   return phi;
 }
 
-// The scan on cubic voxels of its finest spacing; `seeds` move to the new sample indices (their
-// radii are in samples of the finest axis already).
-sim::Volume resample_isotropic(const sim::Volume& v, std::vector<glm::vec4>& seeds) {
-  const float h = std::min({v.spacing.x, v.spacing.y, v.spacing.z});
-  sim::Volume out;
-  out.spacing = glm::vec3(h);
-  out.origin = v.origin;
-  out.source = v.source + " (resampled to " + std::to_string(h) + ")";
-  out.dims = glm::uvec3(glm::floor((glm::vec3(v.dims) - 1.0f) * v.spacing / h + 1e-3f)) + 1u;
-  out.values.resize(size_t(out.dims.x) * out.dims.y * out.dims.z);
-  for (uint32_t z = 0; z < out.dims.z; ++z)
-    for (uint32_t y = 0; y < out.dims.y; ++y)
-      for (uint32_t x = 0; x < out.dims.x; ++x)
-        out.values[out.index(x, y, z)] =
-            sim::levelset::sample_trilinear(v.values.data(), glm::ivec3(v.dims), glm::vec3(x, y, z) * h / v.spacing);
-  for (glm::vec4& s : seeds) s = glm::vec4(glm::vec3(s) * v.spacing / h, s.w);
-  return out;
-}
-
 void begin(profile::JsonWriter& json, const Options& o, const sim::Volume& volume, const std::string& impl) {
   json.begin_object();
   json.key("bench").value("segment");
@@ -170,7 +148,9 @@ int run_segment(int argc, char** argv) {
   // carries the MR brains under its data folder.
   const std::string path = o.volume.starts_with("data:") ? find_data_file(o.volume.substr(5)).string() : o.volume;
   const sim::Volume loaded = sim::load_volume(path);
-  const sim::Volume volume = o.isotropic ? resample_isotropic(loaded, o.seeds) : loaded;
+  const sim::Volume volume = o.isotropic ? sim::levelset::resampled_cubic(loaded) : loaded;
+  if (o.isotropic)
+    for (glm::vec4& s : o.seeds) s = glm::vec4(sim::levelset::resampled_cubic_index(loaded, glm::vec3(s)), s.w);
   std::vector<uint8_t> reference;
   if (!o.reference.empty()) {
     const sim::Volume r = sim::load_volume(o.reference);

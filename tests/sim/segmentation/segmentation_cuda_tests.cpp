@@ -6,8 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <string_view>
 
+#include "engine/core/data_files.h"
+#include "sim/histopyramid/volume_io.h"
 #include "sim/levelset/gpu_stl_list.h"
 #include "sim/levelset/segmentation.h"
 #include "tests/sim/segmentation/segmentation_test_volumes.h"
@@ -101,7 +106,83 @@ int run() {
   return device_test::summary();
 }
 
+double dice(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  size_t both = 0, sum = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    both += a[i] & b[i];
+    sum += a[i] + b[i];
+  }
+  return sum ? 2.0 * double(both) / double(sum) : 1.0;
+}
+
+struct RealScan {
+  std::string name, path;
+  bool cubic;  // resampled to cubic samples first, as meniscus-bench segment --isotropic
+  std::vector<glm::vec4> seeds;  // sample indices of the scan as stored, radius in samples
+  float lower, upper;
+  double rms;
+};
+
+// The cases of meniscus-bench segment on real scans, each run on both backends to ITK's
+// tolerance and the masks compared; with MENISCUS_ITK_MASKS naming a folder of ITK's masks
+// (meniscus-bench segment --masks, as <case>.nrrd), each backend's Dice against ITK too. It
+// takes minutes on the CPU execution layer, so it runs on request (--real-data), not in ctest.
+int run_real_data() {
+  std::string why;
+  if (!gpu_stl_available(&why)) {
+    std::printf("SKIPPED: %s\n", why.c_str());
+    return MENISCUS_SKIP_CODE;
+  }
+  const std::vector<RealScan> scans = {
+      {"ch2_white_matter", "/usr/share/mricron/templates/ch2.nii.gz", false, {{110, 108, 100, 3}}, 95, 140, 0.005},
+      {"ct_head_bone", find_data_file("vtk-data/headsq/quarter.nhdr").string(), true,
+       {{43, 45, 27, 2}, {28, 8, 20, 2}, {24, 14, 46, 2}, {27, 12, 70, 2}}, 1150, 4000, 0.003},
+  };
+  const char* itk_masks = std::getenv("MENISCUS_ITK_MASKS");
+  for (const RealScan& scan : scans) {
+    const Volume stored = load_volume(scan.path);
+    const Volume v = scan.cubic ? resampled_cubic(stored) : stored;
+    const SegmentationGrid grid = segmentation_grid(v);
+    SegmentationParams p;
+    p.lower = scan.lower;
+    p.upper = scan.upper;
+    std::vector<SeedSphere> seeds;
+    for (const glm::vec4& s : scan.seeds)
+      seeds.push_back(seed_at_sample(v, grid, scan.cubic ? resampled_cubic_index(stored, glm::vec3(s)) : glm::vec3(s), s.w));
+    SegmentationStop stop;
+    stop.max_steps = 5000;
+    stop.rms = scan.rms;
+    std::vector<uint8_t> masks[2];
+    for (const SimBackend backend : {SimBackend::Cpu, SimBackend::Cuda}) {
+      SortedTileList list(1.5f);
+      build_from_spheres(list, seeds, scan.path);
+      auto segmentation = make_segmentation(v, grid, std::move(list), p, backend);
+      const SegmentationRun run = run_segmentation(*segmentation, stop);
+      std::vector<uint8_t>& mask = masks[backend == SimBackend::Cuda];
+      mask = inside_mask(segmentation->list(), v, grid);
+      std::printf("%s %s: %d steps, converged %s, %.1f s, %zu samples inside\n", scan.name.c_str(), backend_name(backend),
+                  run.steps, run.converged == SegmentationRun::Converged::kRms ? "yes" : "no", run.seconds,
+                  size_t(std::count(mask.begin(), mask.end(), uint8_t(1))));
+      if (itk_masks) {
+        const Volume itk = load_volume((std::filesystem::path(itk_masks) / (scan.name + ".nrrd")).string());
+        std::vector<uint8_t> itk_inside;
+        for (const float value : itk.values) itk_inside.push_back(value > 0 ? 1 : 0);
+        check(itk_inside.size() == mask.size(), scan.name + ": ITK's mask on the same grid");
+        if (itk_inside.size() == mask.size())
+          std::printf("%s %s: Dice against ITK %.4f\n", scan.name.c_str(), backend_name(backend), dice(mask, itk_inside));
+      }
+    }
+    const double agreement = dice(masks[0], masks[1]);
+    std::printf("%s: Dice CUDA vs CPU %.6f\n", scan.name.c_str(), agreement);
+    check(agreement >= 0.999, scan.name + ": the CUDA mask is the CPU's (Dice >= 0.999)");
+  }
+  return device_test::summary();
+}
+
 }  // namespace
 }  // namespace meniscus::sim::levelset
 
-int main() { return meniscus::device_test::run_main(meniscus::sim::levelset::run); }
+int main(int argc, char** argv) {
+  const bool real_data = argc > 1 && std::string_view(argv[1]) == "--real-data";
+  return meniscus::device_test::run_main(real_data ? meniscus::sim::levelset::run_real_data : meniscus::sim::levelset::run);
+}

@@ -335,6 +335,8 @@ void parse_segment(Args& args, Command& command) {
   };
   parse_flags(args, o, flags, "segment");
   if (!o.lower || !o.upper) throw InputError("meniscus segment: --lower L and --upper U are required");
+  if (o.steps && o.tile_age)
+    throw InputError("meniscus segment: --tile-age is a convergence rule; --steps N runs a fixed number of steps");
   if (!(*o.lower < *o.upper))
     throw InputError("meniscus segment: --lower (" + std::to_string(*o.lower) + ") must be below --upper (" +
                      std::to_string(*o.upper) + ")");

@@ -56,11 +56,13 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
     } else {
       const sim::Volume volume = sim::load_volume(surface->volume);
       if (surface->preview) {
-        try {
-          preview_ = std::make_unique<SurfacePreview>(volume, *surface->preview);
-        } catch (const InputError& e) {
-          scene.pass("surface").table("preview").fail("levels", e.what());
-        }
+        const auto shape = sim::wavelet::Shape::volume(volume.dims.x, volume.dims.y, volume.dims.z);
+        if (surface->preview->levels > sim::wavelet::max_levels(shape))
+          scene.pass("surface").table("preview").fail(
+              "levels", volume.source + " allows at most " + std::to_string(sim::wavelet::max_levels(shape)) +
+                            " levels (every axis needs two samples at every level), got " +
+                            std::to_string(surface->preview->levels));
+        preview_ = std::make_unique<SurfacePreview>(volume, *surface->preview);  // a NaN sample: its own error
       }
       surface_ = std::make_unique<passes::SurfacePass>(context, preview_ ? preview_->volume() : volume, surface->settings);
     }

@@ -136,7 +136,7 @@ int segment_volume(const SegmentOptions& o) {
   using Converged = sim::levelset::SegmentationRun::Converged;
   const std::string why = run.converged == Converged::kRms ? " (converged: rms change under " + limits::number_text(o.rms) + ")"
                           : run.converged == Converged::kTileAge
-                              ? " (converged: no tile made in " + limits::number_text(run.travel_since_new_tile) +
+                              ? " (converged: no tile made or dropped in " + limits::number_text(run.travel_since_tile_change) +
                                     " voxels of front travel)"
                               : "";
   const double wall = run.seconds, voxel_updates = run.voxel_updates;

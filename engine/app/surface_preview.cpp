@@ -29,8 +29,9 @@ sim::Volume SurfacePreview::volume() const {
 }
 
 bool SurfacePreview::advance() {
-  if (!held_ && settings_.frames_per_level > 0 && level_ > 0 && ++frames_ >= settings_.frames_per_level) {
-    frames_ = 0;
+  // Each level is drawn for frames_per_level frames, the first of them included.
+  if (!held_ && settings_.frames_per_level > 0 && level_ > 0 && ++frames_ > settings_.frames_per_level) {
+    frames_ = 1;
     --level_;
   }
   const bool changed = level_ != shown_;

@@ -26,8 +26,4 @@ MENISCUS_HD inline FrontPoint nearest_front_point(const float* p, int sy, int sz
   return {glm::vec3(g.x * scale, g.y * scale, g.z * scale), glm::vec3(g.x * unit, g.y * unit, g.z * unit)};
 }
 
-MENISCUS_HD inline glm::vec3 closest_point_offset(const float* p, int sy, int sz) {
-  return nearest_front_point(p, sy, sz).offset;
-}
-
 }  // namespace meniscus::sim::levelset

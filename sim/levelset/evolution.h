@@ -27,8 +27,8 @@ struct EvolutionParams {
   bool extend_normal_speed = false;
   // The CFL speeds of the F term and of the rescaling term from their effective velocities
   // (upwind.h) rather than the worst cases √3|F| and √3β: a field varying along the band then
-  // limits the step only where it moves φ, and the rescaling term, slow where φ is already a
-  // distance, only by what it moves there.
+  // limits the step only where it moves φ, and the rescaling term, whose speed β S(φ) vanishes
+  // on the front, only by what it moves where it acts.
   bool effective_normal_cfl = false;
   VelocityField velocity;   // U(x, t); empty: U = 0
   float alpha = 0.0f;       // curvature weight α

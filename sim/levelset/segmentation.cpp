@@ -103,11 +103,12 @@ SegmentationRun run_segmentation(Segmentation& segmentation, const SegmentationS
     const SegmentationStep& s = run.last;
     // Neither front speed bounds the step's travel alone: curvature moves a front the data
     // term holds still.
-    run.travel_since_new_tile =
-        s.status.added ? 0.0 : run.travel_since_new_tile + double(s.dt) * (double(s.front_speed) + s.front_curvature);
+    run.travel_since_tile_change = s.status.added || s.status.removed
+                                    ? 0.0
+                                    : run.travel_since_tile_change + double(s.dt) * (double(s.front_speed) + s.front_curvature);
     if (stop.rms >= 0 && s.front_voxels > 0 && s.rms_change <= stop.rms)
       run.converged = SegmentationRun::Converged::kRms;
-    else if (stop.tile_age >= 0 && run.travel_since_new_tile > stop.tile_age)
+    else if (stop.tile_age >= 0 && run.travel_since_tile_change > stop.tile_age)
       run.converged = SegmentationRun::Converged::kTileAge;
     if (after_step) after_step(s);
     if (run.converged != SegmentationRun::Converged::kNo) break;

@@ -143,11 +143,12 @@ std::unique_ptr<Segmentation> make_segmentation_cpu(const Volume& volume, const 
 std::unique_ptr<Segmentation> make_segmentation_cuda(const Volume& volume, const SegmentationGrid& grid,
                                                      SortedTileList initial, const SegmentationParams& params);
 
-// When a run stops. The tile-age rule is seed 004's §4.1 test (tile_ages.h): every active tile
-// has survived while the front could have travelled `tile_age` voxels, more than a tile's side,
-// so a front still moving would have made a tile. A tile's age restarts only when it is made,
-// so the youngest tile is as old as the travel since the last step that added one, which each
-// step's status reports on both backends without reading the list back.
+// When a run stops. The tile-age rule is the paper's §4.1 test (tile_ages.h): no tile was made
+// or dropped while the front could have travelled `tile_age` voxels, more than a tile's side, so
+// a front still moving, out or in, would have changed the band. Each step's status counts the
+// tiles made and dropped on both backends without reading the list back. The travel is bounded
+// by the front's fastest speeds, so a slow part of the front, outrun by a fast one that rocks in
+// place, can be stopped early: a tolerance of several tile sides keeps that rare.
 struct SegmentationStop {
   int max_steps = 10000;
   double rms = -1.0;       // ITK's MaximumRMSError on rms_change (negative: not used)
@@ -160,7 +161,7 @@ struct SegmentationRun {
   enum class Converged { kNo, kRms, kTileAge } converged = Converged::kNo;
   double seconds = 0;
   double voxel_updates = 0;  // active voxels summed over the steps
-  double travel_since_new_tile = 0;  // voxels the front could have moved since a step made a tile
+  double travel_since_tile_change = 0;  // voxels the front could have moved since a step made or dropped a tile
   SegmentationStep last;
 };
 

@@ -13,6 +13,7 @@
 // The volume is sampled with trilinear interpolation at the level set's voxels, whose grid may
 // be finer or coarser than the volume's: volume index = voxel * scale + offset.
 #include <cmath>
+#include <cstddef>
 
 #include <glm/glm.hpp>
 
@@ -58,13 +59,13 @@ MENISCUS_HD inline float threshold_data_term(float intensity, float lower, float
 // The corners are reached from one base pointer by per-axis strides (0 on a clamped edge), so
 // the eight reads cost no index arithmetic of their own: this runs for every band voxel.
 struct TrilinearCell {
-  const float* c;  // the corner at the cell's lower indices
-  int dx, dy, dz;  // strides to the upper corners
+  const float* c;            // the corner at the cell's lower indices
+  ptrdiff_t dx, dy, dz;      // strides to the upper corners
   float fx, fy, fz;
 };
 
 MENISCUS_HD inline TrilinearCell trilinear_cell(const float* volume, glm::ivec3 dims, glm::vec3 p) {
-  const auto axis = [](float v, int n, int stride, int& i0, int& step, float& f) {
+  const auto axis = [](float v, int n, ptrdiff_t stride, int& i0, ptrdiff_t& step, float& f) {
     // Compares, not fminf/fmaxf: those are library calls on the host (NaN rules), and a NaN
     // position reads the first sample either way.
     v = v > 0.0f ? v : 0.0f;
@@ -73,7 +74,7 @@ MENISCUS_HD inline TrilinearCell trilinear_cell(const float* volume, glm::ivec3 
     step = i0 + 1 < n ? stride : 0;
     f = v - float(i0);
   };
-  const int sy = dims.x, sz = dims.x * dims.y;
+  const ptrdiff_t sy = dims.x, sz = ptrdiff_t(dims.x) * dims.y;
   int x0, y0, z0;
   TrilinearCell t;
   axis(p.x, dims.x, 1, x0, t.dx, t.fx);
@@ -97,7 +98,7 @@ MENISCUS_HD inline float trilinear_value(const TrilinearCell& t) {
 MENISCUS_HD inline glm::vec3 trilinear_gradient(const TrilinearCell& t) {
   const auto lerp = [](float a, float b, float f) { return a + f * (b - a); };
   // The differences along one axis at the four corners of the other two, bilinear between them.
-  const auto along = [&](int d, int u, int v, float fu, float fv) {
+  const auto along = [&](ptrdiff_t d, ptrdiff_t u, ptrdiff_t v, float fu, float fv) {
     const float* c = t.c;
     return lerp(lerp(c[d] - c[0], c[u + d] - c[u], fu), lerp(c[v + d] - c[v], c[v + u + d] - c[v + u], fu), fv);
   };
@@ -135,10 +136,6 @@ MENISCUS_HD inline ThresholdSample threshold_speed_along(const ThresholdSpeed& s
   const float along = fabsf(g.x * s.scale.x * normal.x + g.y * s.scale.y * normal.y + g.z * s.scale.z * normal.z);
   const DataTermValue d = data_term(trilinear_value(cell), s.lower, s.upper, s.term);
   return {s.propagation * d.g, s.propagation * d.slope * along};
-}
-
-MENISCUS_HD inline float threshold_speed_at(const ThresholdSpeed& s, glm::vec3 voxel) {
-  return threshold_speed_along(s, voxel, glm::vec3(0.0f)).speed;
 }
 
 }  // namespace meniscus::sim::levelset

@@ -89,10 +89,6 @@ TEST_CASE("Cayley cubic iso-surface matches its golden", "[render][histopyramid]
   CHECK(failure.empty());
 }
 
-}  // namespace meniscus
-
-namespace meniscus {
-
 TEST_CASE("CT head from its wavelet coefficients: coarse first, the full scan's surfaces once every level arrived",
           "[render][histopyramid][wavelet]") {
   // Frame 1 of the scene: three levels of CDF 9/7 detail withheld.

@@ -11,6 +11,8 @@
 #include "engine/core/error.h"
 #include "sim/levelset/level_set_measures.h"
 #include "sim/levelset/segmentation.h"
+#include "sim/levelset/threshold_speed.h"
+#include "sim/levelset/upwind.h"
 #include "tests/sim/segmentation/segmentation_test_volumes.h"
 
 namespace meniscus::sim::levelset {
@@ -104,10 +106,76 @@ TEST_CASE("segmentation: tile ages stop a seed once its ball is reached, not whi
   stop.max_steps = 5000;
   stop.tile_age = 2.0 * kTileSide;
   const SegmentationRun run = run_segmentation(*s, stop);
-  INFO("steps " << run.steps << ", travel since a tile was made " << run.travel_since_new_tile);
+  INFO("steps " << run.steps << ", travel since a tile was made or dropped " << run.travel_since_tile_change);
   CHECK(run.converged == SegmentationRun::Converged::kTileAge);
   CHECK(run.steps < 5000);
   CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(radius)).epsilon(0.03));
+}
+
+TEST_CASE("segmentation: tile ages do not stop a front that shrinks onto its ball") {
+  // A seed sphere of radius 16 around a ball of 8: the front moves inwards, dropping tiles and
+  // making none; the rule must wait until it rests on the ball.
+  const Volume v = testing::shells_volume({40, 40, 40}, glm::vec3(1.0f), glm::vec3(20.0f), {{8.0f, 100.0f}});
+  const SegmentationGrid grid = segmentation_grid(v);
+  SegmentationParams params;
+  params.lower = 50.0f;
+  params.upper = 150.0f;
+  SortedTileList list(kGamma);
+  const SeedSphere seed = seed_at_sample(v, grid, glm::vec3(20.0f), 16.0f);
+  build_from_spheres(list, std::span(&seed, 1), "test seed");
+  auto s = make_segmentation(v, grid, std::move(list), params, SimBackend::Cpu);
+  SegmentationStop stop;
+  stop.max_steps = 5000;
+  stop.tile_age = 2.0 * kTileSide;
+  const SegmentationRun run = run_segmentation(*s, stop);
+  INFO("steps " << run.steps);
+  CHECK(run.converged == SegmentationRun::Converged::kTileAge);
+  CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(8.0)).epsilon(0.05));
+}
+
+TEST_CASE("segmentation: the flat-band skip reads every sample the stencils read and no corner") {
+  // A block of +γ: flat. A change at any face or edge neighbour (curvature's mixed differences)
+  // or along an axis within the upwind reach makes the voxel live; a corner does not.
+  std::vector<float> block(7 * 7 * 7, kGamma);
+  const int sy = 7, sz = 49;
+  float* centre = block.data() + 3 + 3 * sy + 3 * sz;
+  CHECK(flat_beyond_band(centre, sy, sz, 3, kGamma));
+  for (int oz = -3; oz <= 3; ++oz)
+    for (int oy = -3; oy <= 3; ++oy)
+      for (int ox = -3; ox <= 3; ++ox) {
+        const int axes = (ox != 0) + (oy != 0) + (oz != 0), far = std::max({std::abs(ox), std::abs(oy), std::abs(oz)});
+        const bool read = (axes == 1) || (axes == 2 && far == 1) || axes == 0;
+        float& sample = centre[ox + oy * sy + oz * sz];
+        sample = kGamma - 0.25f;
+        INFO("offset " << ox << "," << oy << "," << oz);
+        CHECK(flat_beyond_band(centre, sy, sz, 3, kGamma) == !read);
+        sample = kGamma;
+      }
+}
+
+TEST_CASE("segmentation: the stiffness is the data term's slope along the normal") {
+  // I = 3x + 5y - 2z: trilinear sampling is exact, its gradient is (3, 5, -2), and with the
+  // linear term |dG/dI| = 1, so |∂F/∂n| = c0 |∇I·n| on any grid scale.
+  const glm::ivec3 dims(6, 5, 4);
+  std::vector<float> f(size_t(dims.x) * dims.y * dims.z);
+  for (int z = 0; z < dims.z; ++z)
+    for (int y = 0; y < dims.y; ++y)
+      for (int x = 0; x < dims.x; ++x) f[(size_t(z) * dims.y + y) * dims.x + x] = 3.0f * x + 5.0f * y - 2.0f * z + 40.0f;
+  ThresholdSpeed s;
+  s.volume = f.data();
+  s.dims = dims;
+  s.scale = glm::vec3(0.5f);  // level-set voxels half a sample wide
+  s.lower = 30.0f;
+  s.upper = 70.0f;
+  s.propagation = 0.8f;
+  const glm::vec3 n = glm::normalize(glm::vec3(1.0f, 2.0f, 2.0f));
+  const ThresholdSample sample = threshold_speed_along(s, glm::vec3(3.3f, 2.6f, 2.2f), n);
+  CHECK(sample.stiffness == Approx(0.8f * 0.5f * std::abs(3.0f * n.x + 5.0f * n.y - 2.0f * n.z)));
+  const glm::vec3 p = glm::vec3(3.3f, 2.6f, 2.2f) * 0.5f;
+  CHECK(sample.speed == Approx(0.8f * threshold_data_term(3.0f * p.x + 5.0f * p.y - 2.0f * p.z + 40.0f, 30.0f, 70.0f,
+                                                          DataTerm::kLinear)));
+  // Where an axis is clamped at the volume's edge nothing varies along it.
+  CHECK(trilinear_gradient(trilinear_cell(f.data(), dims, glm::vec3(5.0f, 1.5f, 1.5f))).x == 0.0f);
 }
 
 TEST_CASE("segmentation: an anisotropic scan is segmented on an isotropic grid") {

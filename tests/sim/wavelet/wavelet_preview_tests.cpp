@@ -1,5 +1,5 @@
 // The progressive preview (sim/wavelet/wavelet_preview.h): all details give the volume back, each
-// band of detail dropped leaves it no closer, the Haar preview one level down is the 2x2x2 block
+// band of detail dropped (from noise, where every band carries energy) takes it farther away, the Haar preview one level down is the 2x2x2 block
 // mean (its scaling function is the box), and bad levels or samples are refused.
 #include <catch2/catch.hpp>
 
@@ -21,7 +21,7 @@ double rms_difference(const std::vector<float>& a, const std::vector<float>& b) 
 
 }  // namespace
 
-TEST_CASE("wavelet preview: all details rebuild the volume, fewer leave it no closer") {
+TEST_CASE("wavelet preview: all details rebuild the volume, each level withheld takes it farther away") {
   const Shape shape = Shape::volume(37, 29, 21);  // odd sizes: the symmetric extension at work
   const std::vector<float> original = testing::sample_data<float>(shape, 1000.0, 3);
   for (const Wavelet w : testing::kAllWavelets) {

@@ -98,14 +98,14 @@ seg "rgb.nii: field 'datatype': 128 is not supported" "$tmp/rgb.nii" --seed 0,0,
 seg "cut.nii.gz: " "$tmp/cut.nii.gz" --seed 0,0,0 --lower 0 --upper 2
 seg "--seed: expected x,y,z or x,y,z,r" "$tmp/ok.nii" --seed 1,2 --lower 0 --upper 2
 seg "--curvature: expected a number in" "$tmp/ok.nii" --seed 0,0,0 --lower 0 --upper 2 --curvature 1
-# Issue 17's wavelet preview: more levels than the volume's smallest axis allows, and a wavelet
+# A surface's wavelet preview: more levels than the volume's smallest axis allows, and a wavelet
 # that does not exist. A NIfTI of 2 x 2 x 2 samples allows one level.
 preview() {  # preview <file> <wavelet> <levels>
   printf 'name = "preview"\n[pass.surface]\nvolume = "%s"\n[pass.surface.preview]\nwavelet = "%s"\nlevels = %s\n[[pass.surface.layer]]\nname = "a"\niso = 0.5\n' \
     "$tmp/ok.nii" "$2" "$3" >"$1"
 }
 preview "$tmp/deep.toml" 9/7 2
-expect 2 "field 'pass.surface.preview.levels': wavelet: 2 levels need more than 2 samples" capture "$tmp/deep.toml" --size 64x64 --frames 1
+expect 2 "field 'pass.surface.preview.levels': $tmp/ok.nii allows at most 1 levels" capture "$tmp/deep.toml" --size 64x64 --frames 1
 preview "$tmp/nowavelet.toml" 9-7 1
 expect 2 "field 'pass.surface.preview.wavelet'" capture "$tmp/nowavelet.toml" --size 64x64 --frames 1
 exit $failures

@@ -42,16 +42,9 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
           const OneSidedGradient g = one_sided_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ);
           float l = 0, speed = 0, stiffness = 0;
           if (p.normal_speed || p.threshold.volume) {
-            const FrontPoint front = nearest_front_point(centre, kHaloStrideY, kHaloStrideZ);
-            const glm::vec3 at = p.extend_normal_speed ? voxel + front.offset : voxel;
-            float f;
-            if (p.threshold.volume) {
-              const ThresholdSample sample = threshold_speed_along(p.threshold, at, front.normal);
-              f = sample.speed;
-              stiffness = sample.stiffness;
-            } else {
-              f = p.normal_speed(at);
-            }
+            const SpeedPoint point = speed_point(p.threshold, p.extend_normal_speed, voxel, centre, kHaloStrideY, kHaloStrideZ);
+            const float f = p.threshold.volume ? point.threshold.speed : p.normal_speed(point.at);
+            stiffness = point.threshold.stiffness;
             if (std::abs(centre[0]) <= 0.5f) front_fastest = std::max(front_fastest, std::abs(f));
             const GodunovNormal n = godunov_normal(g, f);
             l -= f * n.norm;

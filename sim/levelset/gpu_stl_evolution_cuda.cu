@@ -135,16 +135,11 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
       const OneSidedGradient g = one_sided_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ);
       float speed = 0, stiffness = 0;
       if (p.normal_speed != 0.0f || p.threshold.volume || p.brush.sigma > 0.0f) {
-        const FrontPoint front = nearest_front_point(centre, kHaloStrideY, kHaloStrideZ);
-        const glm::vec3 at = p.extend_normal_speed ? voxel + front.offset : voxel;
-        float f;
-        if (p.threshold.volume) {
-          const ThresholdSample sample = threshold_speed_along(p.threshold, at, front.normal);
-          f = sample.speed;
-          stiffness = sample.stiffness;
-        } else {
-          f = p.brush.sigma > 0.0f ? p.normal_speed + brush_speed_at(p.brush, at) : p.normal_speed;
-        }
+        const SpeedPoint point = speed_point(p.threshold, p.extend_normal_speed, voxel, centre, kHaloStrideY, kHaloStrideZ);
+        const float f = p.threshold.volume    ? point.threshold.speed
+                        : p.brush.sigma > 0.0f ? p.normal_speed + brush_speed_at(p.brush, point.at)
+                                               : p.normal_speed;
+        stiffness = point.threshold.stiffness;
         if (fabsf(centre[0]) <= 0.5f) front_fastest = fmaxf(front_fastest, fabsf(f));
         const GodunovNormal n = godunov_normal(g, f);
         l -= f * n.norm;

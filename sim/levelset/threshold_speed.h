@@ -18,6 +18,7 @@
 #include <glm/glm.hpp>
 
 #include "sim/common/host_device.h"
+#include "sim/levelset/closest_point.h"
 
 namespace meniscus::sim::levelset {
 
@@ -136,6 +137,22 @@ MENISCUS_HD inline ThresholdSample threshold_speed_along(const ThresholdSpeed& s
   const float along = fabsf(g.x * s.scale.x * normal.x + g.y * s.scale.y * normal.y + g.z * s.scale.z * normal.z);
   const DataTermValue d = data_term(trilinear_value(cell), s.lower, s.upper, s.term);
   return {s.propagation * d.g, s.propagation * d.slope * along};
+}
+
+// Where a band voxel reads its normal speed (its nearest front point when the speed is extended
+// along the normals, closest_point.h) and, for a segmentation, the data term there. Both
+// backends' rate kernels start from this.
+struct SpeedPoint {
+  glm::vec3 at;
+  ThresholdSample threshold;  // zero without a threshold volume
+};
+
+MENISCUS_HD inline SpeedPoint speed_point(const ThresholdSpeed& threshold, bool extend, glm::vec3 voxel, const float* centre,
+                                          int sy, int sz) {
+  const FrontPoint front = nearest_front_point(centre, sy, sz);
+  SpeedPoint p{extend ? voxel + front.offset : voxel, {}};
+  if (threshold.volume) p.threshold = threshold_speed_along(threshold, p.at, front.normal);
+  return p;
 }
 
 }  // namespace meniscus::sim::levelset

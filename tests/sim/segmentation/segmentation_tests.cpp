@@ -37,6 +37,14 @@ double inside_mm3(const std::vector<uint8_t>& mask, const Volume& v) {
 
 double ball_mm3(double r) { return 4.0 / 3.0 * std::numbers::pi * r * r * r; }
 
+// The window [50, 150] of the test volumes, whose shells are 100 inside and fall to 0 outside.
+SegmentationParams window_50_150() {
+  SegmentationParams params;
+  params.lower = 50.0f;
+  params.upper = 150.0f;
+  return params;
+}
+
 SegmentationStop until_rms(int max_steps, double rms) {
   SegmentationStop stop;
   stop.max_steps = max_steps;
@@ -74,10 +82,7 @@ TEST_CASE("segmentation: a seed grows into the ball its thresholds select") {
   const float radius = 12.0f;
   const Volume v = testing::shells_volume({40, 40, 40}, glm::vec3(1.0f), glm::vec3(20.0f), {{radius, 100.0f}});
   const SegmentationGrid grid = segmentation_grid(v);
-  SegmentationParams params;
-  params.lower = 50.0f;
-  params.upper = 150.0f;
-  params.curvature = 0.2f;
+  const SegmentationParams params = window_50_150();
   auto s = seeded(v, grid, glm::vec3(20.0f), params);
   const SegmentationRun run = run_segmentation(*s, until_rms(5000, 0.002));
   INFO("steps " << run.steps << ", rms " << run.last.rms_change);
@@ -98,9 +103,7 @@ TEST_CASE("segmentation: tile ages stop a seed once its ball is reached, not whi
   const float radius = 12.0f;
   const Volume v = testing::shells_volume({40, 40, 40}, glm::vec3(1.0f), glm::vec3(20.0f), {{radius, 100.0f}});
   const SegmentationGrid grid = segmentation_grid(v);
-  SegmentationParams params;
-  params.lower = 50.0f;
-  params.upper = 150.0f;
+  SegmentationParams params = window_50_150();
   auto s = seeded(v, grid, glm::vec3(20.0f), params);
   SegmentationStop stop;
   stop.max_steps = 5000;
@@ -117,9 +120,7 @@ TEST_CASE("segmentation: tile ages do not stop a front that shrinks onto its bal
   // making none; the rule must wait until it rests on the ball.
   const Volume v = testing::shells_volume({40, 40, 40}, glm::vec3(1.0f), glm::vec3(20.0f), {{8.0f, 100.0f}});
   const SegmentationGrid grid = segmentation_grid(v);
-  SegmentationParams params;
-  params.lower = 50.0f;
-  params.upper = 150.0f;
+  SegmentationParams params = window_50_150();
   SortedTileList list(kGamma);
   const SeedSphere seed = seed_at_sample(v, grid, glm::vec3(20.0f), 16.0f);
   build_from_spheres(list, std::span(&seed, 1), "test seed");
@@ -185,9 +186,7 @@ TEST_CASE("segmentation: an anisotropic scan is segmented on an isotropic grid")
   const SegmentationGrid grid = segmentation_grid(v);
   CHECK(grid.voxel_size == 1.0f);
   CHECK(grid.dims == glm::ivec3(32, 32, 31));
-  SegmentationParams params;
-  params.lower = 50.0f;
-  params.upper = 150.0f;
+  SegmentationParams params = window_50_150();
   auto s = seeded(v, grid, {16.0f, 16.0f, 8.0f}, params);
   const SegmentationRun run = run_segmentation(*s, until_rms(5000, 0.002));
   INFO("steps " << run.steps << ", rms " << run.last.rms_change << ", front speed " << run.last.front_speed << ", dt " << run.last.dt);
@@ -201,9 +200,7 @@ TEST_CASE("segmentation: thresholds changed mid-run continue from the current fr
   // upper threshold to 250 lets the same front go on to the shell.
   const Volume v = testing::shells_volume({48, 48, 48}, glm::vec3(1.0f), glm::vec3(24.0f), {{8.0f, 100.0f}, {16.0f, 200.0f}});
   const SegmentationGrid grid = segmentation_grid(v);
-  SegmentationParams params;
-  params.lower = 50.0f;
-  params.upper = 150.0f;
+  SegmentationParams params = window_50_150();
   auto s = seeded(v, grid, glm::vec3(24.0f), params);
   REQUIRE(run_segmentation(*s, until_rms(5000, 0.002)).converged == SegmentationRun::Converged::kRms);
   CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(8.0)).epsilon(0.05));

@@ -333,6 +333,10 @@ run_phase() {
   # Plain tests, then benchmarks, then sanitizers: if time runs out, the slowest and least
   # predictable runs are the ones cut, and benchmark times are never taken under a sanitizer.
   run_tests plain "$PLAIN_CAP_S"
+  # The segmentation on the benchmark's real scans, CUDA against the CPU (issue 14's Dice): the
+  # CPU side takes about 45 s of the cap on 16 cores.
+  run_step "segmentation-real-scans/plain" plain "$OUT_DIR/logs/segmentation-real-scans.log" "$PLAIN_CAP_S" \
+    "$BUNDLE/bin/meniscus-segmentation-cuda-tests" --real-data
   run_benches
   run_sanitizers
   local status

@@ -133,14 +133,19 @@ int run_real_data() {
     std::printf("SKIPPED: %s\n", why.c_str());
     return MENISCUS_SKIP_CODE;
   }
-  const std::filesystem::path brain = "/usr/share/mricron/templates/ch2.nii.gz";  // mricron-data
-  std::filesystem::path head;
-  try {
-    head = find_data_file("vtk-data/headsq/quarter.nhdr");
-  } catch (const std::exception&) {
-  }
-  if (!std::filesystem::exists(brain) || head.empty()) {
-    std::printf("SKIPPED: the real scans are not here (%s, vtk-data/headsq/quarter.nhdr)\n", brain.c_str());
+  // The data folders first (tools/gpu-check.sh bundles the brain there), then mricron-data.
+  const auto found = [](const std::string& relative) {
+    try {
+      return find_data_file(relative);
+    } catch (const std::exception&) {
+      return std::filesystem::path();
+    }
+  };
+  std::filesystem::path brain = found("mricron/ch2.nii.gz");
+  if (brain.empty()) brain = "/usr/share/mricron/templates/ch2.nii.gz";
+  const std::filesystem::path head = found("vtk-data/headsq/quarter.nhdr");
+  if (!std::filesystem::exists(brain) || head.empty() || !std::filesystem::exists(head)) {
+    std::printf("SKIPPED: the real scans are not here (mricron/ch2.nii.gz, vtk-data/headsq/quarter.nhdr)\n");
     return MENISCUS_SKIP_CODE;
   }
   const std::vector<RealScan> scans = {

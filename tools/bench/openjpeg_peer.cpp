@@ -70,27 +70,32 @@ long codeblocks(uint32_t width, uint32_t height, int levels, uint32_t size) {
 }
 
 constexpr int kCodeblock = 64;  // OpenJPEG's default
+constexpr int kPeerRepeats = 31;
 
 }  // namespace
 
 std::optional<OpenJpegDwtTime> openjpeg_dwt(uint32_t width, uint32_t height, int levels, bool irreversible, int threads,
                                             int repeat) {
   encode_ms(width, height, levels, irreversible, threads, kCodeblock);  // warm-up
-  std::vector<double> with, without, small_blocks;
-  for (int r = 0; r < repeat; ++r) {
+  // The DWT is a few per cent of an encode, so the two encodes' own noise swamps a difference of
+  // their medians: each repetition's three encodes run back to back, and the medians are taken
+  // of the differences within a repetition, over at least kPeerRepeats of them.
+  std::vector<double> with, without, dwt, block_cost;
+  for (int r = 0; r < std::max(repeat, kPeerRepeats); ++r) {
     with.push_back(encode_ms(width, height, levels, irreversible, threads, kCodeblock));
     without.push_back(encode_ms(width, height, 0, irreversible, threads, kCodeblock));
-    small_blocks.push_back(encode_ms(width, height, 0, irreversible, threads, kCodeblock / 2));
+    const double small_blocks = encode_ms(width, height, 0, irreversible, threads, kCodeblock / 2);
+    dwt.push_back(with.back() - without.back());
+    block_cost.push_back(small_blocks - without.back());
   }
   OpenJpegDwtTime t;
   t.encode_ms = upper_median(with);
   t.encode_zero_levels_ms = upper_median(without);
-  t.raw_dwt_ms = t.encode_ms - t.encode_zero_levels_ms;
+  t.raw_dwt_ms = upper_median(dwt);
   // The cost of a code-block, from the same no-DWT encode cut into four times as many; the
   // levels' subbands need `extra` more blocks than the undivided image.
   const long base = codeblocks(width, height, 0, kCodeblock);
-  t.codeblock_us = 1e3 * (upper_median(small_blocks) - t.encode_zero_levels_ms) /
-                   double(codeblocks(width, height, 0, kCodeblock / 2) - base);
+  t.codeblock_us = 1e3 * upper_median(block_cost) / double(codeblocks(width, height, 0, kCodeblock / 2) - base);
   t.extra_codeblocks = codeblocks(width, height, levels, kCodeblock) - base;
   t.dwt_ms = t.raw_dwt_ms - std::max(0.0, t.codeblock_us) * 1e-3 * double(t.extra_codeblocks);
   return t;

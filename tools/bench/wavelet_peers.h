@@ -9,7 +9,7 @@ namespace meniscus::bench {
 
 struct OpenJpegDwtTime {
   double dwt_ms;      // raw_dwt_ms less the extra code-blocks' cost (below)
-  double raw_dwt_ms;  // median encode(levels) - median encode(no levels), all-zero image
+  double raw_dwt_ms;  // median over repetitions of encode(levels) - encode(no levels), all-zero image
   double encode_ms;   // median encode with `levels` levels of the all-zero image
   double encode_zero_levels_ms;
   double codeblock_us;    // what one more (empty) code-block costs an encode

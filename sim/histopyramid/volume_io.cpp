@@ -166,19 +166,28 @@ Volume load_nrrd(const std::filesystem::path& path) {
   if (fields.count("data file") || fields.count("datafile")) {
     const std::string spec = fields.count("data file") ? fields["data file"] : fields["datafile"];
     const auto dir = path.parent_path();
+    // A data file's errors name the header and its field as well: an absolute or mistyped name
+    // points at a file the user never opened.
+    const auto read_data = [&](const std::filesystem::path& file) {
+      try {
+        return read_all(file, "data file");
+      } catch (const InputError& error) {
+        fail(path, std::string("field 'data file': ") + error.what());
+      }
+    };
     if (is_slice_pattern(spec)) {
       // A file per slice range: "quarter.%d 1 93 1".
       for (const std::string& name : expand_slice_pattern(path, spec)) {
         const auto file = dir / name;
         if (data.size() >= need) break;  // more slices than the sizes need: the rest is not read
-        data += read_all(file, "data file");
+        data += read_data(file);
       }
     } else {
       std::istringstream in(spec);
       std::string name;
       in >> name;
       if (name == "LIST") fail(path, "field 'data file': LIST is not supported (a single file or a slice range)");
-      data = read_all(dir / name, "data file");
+      data = read_data(dir / name);
     }
   } else {
     if (data_start == std::string::npos) fail(path, "no data: neither 'data file' nor attached data after the header");

@@ -83,6 +83,9 @@ TEST_CASE("a data file that is a device (/dev/zero) is refused", "[volume][hosti
              Contains("zslice1.raw: data file is not a regular file"));
   CHECK_THAT(error_of(write("missing.nhdr", nhdr("2 2 2", "nothing.raw"))),
              Contains("nothing.raw: cannot open data file: no such file"));
+  // An absolute data file (the fuzzer's "/ata.raw"): the header is named too.
+  CHECK_THAT(error_of(write("absolute.nhdr", nhdr("2 2 2", "/nothing-here.raw"))),
+             Contains("absolute.nhdr: field 'data file': /nothing-here.raw: cannot open data file: no such file"));
 }
 
 TEST_CASE("declared sizes are checked against the policy and the data before allocating", "[volume][hostile]") {

@@ -56,10 +56,10 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
     } else {
       const sim::Volume volume = sim::load_volume(surface->volume);
       if (surface->preview) {
-        const auto shape = sim::wavelet::Shape::volume(volume.dims.x, volume.dims.y, volume.dims.z);
-        if (surface->preview->levels > sim::wavelet::max_levels(shape))
+        const int allowed = sim::wavelet::max_levels(sim::wavelet::Shape::volume(volume.dims.x, volume.dims.y, volume.dims.z));
+        if (surface->preview->levels > allowed)
           scene.pass("surface").table("preview").fail(
-              "levels", volume.source + " allows at most " + std::to_string(sim::wavelet::max_levels(shape)) +
+              "levels", volume.source + " allows at most " + std::to_string(allowed) +
                             " levels (every axis needs two samples at every level), got " +
                             std::to_string(surface->preview->levels));
         preview_ = std::make_unique<SurfacePreview>(volume, *surface->preview);  // a NaN sample: its own error

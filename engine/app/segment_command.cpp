@@ -91,6 +91,16 @@ void write_output(const SegmentOptions& o, sim::levelset::Segmentation& segmenta
   sim::write_mesh(o.output, sim::extract_record_mesh(records, origin, grid.voxel_size));
 }
 
+// Why the run stopped, for the summary line ("" at the step limit).
+std::string stop_reason(const sim::levelset::SegmentationRun& run, float rms) {
+  using Converged = sim::levelset::SegmentationRun::Converged;
+  if (run.converged == Converged::kRms) return " (converged: rms change under " + limits::number_text(rms) + ")";
+  if (run.converged == Converged::kTileAge)
+    return " (converged: no tile made or dropped in " + limits::number_text(run.travel_since_tile_change) +
+           " voxels of front travel)";
+  return "";
+}
+
 }  // namespace
 
 int segment_volume(const SegmentOptions& o) {
@@ -133,12 +143,7 @@ int segment_volume(const SegmentOptions& o) {
       });
   std::printf("step %d  active tiles %zu  rms change %.4g\n", segmentation->steps(), segmentation->tiles(),
               run.last.rms_change);
-  using Converged = sim::levelset::SegmentationRun::Converged;
-  const std::string why = run.converged == Converged::kRms ? " (converged: rms change under " + limits::number_text(o.rms) + ")"
-                          : run.converged == Converged::kTileAge
-                              ? " (converged: no tile made or dropped in " + limits::number_text(run.travel_since_tile_change) +
-                                    " voxels of front travel)"
-                              : "";
+  const std::string why = stop_reason(run, o.rms);
   const double wall = run.seconds, voxel_updates = run.voxel_updates;
   const std::vector<uint8_t> mask = sim::levelset::inside_mask(segmentation->list(), volume, grid);
   const size_t inside = size_t(std::count(mask.begin(), mask.end(), uint8_t(1)));

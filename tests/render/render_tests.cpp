@@ -1,6 +1,8 @@
 // Headless render tests on whatever Vulkan device answers (lavapipe here), validation on.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "engine/app/capture.h"
 #include "tests/render/image_compare.h"
 #include "tests/render/scene_variant.h"
@@ -12,9 +14,9 @@ std::filesystem::path source(const char* relative) {
   return std::filesystem::path(MENISCUS_SOURCE_DIR) / relative;
 }
 
-CaptureResult render(const char* scene, uint32_t frames) {
+CaptureResult render_file(const std::filesystem::path& scene, uint32_t frames) {
   CaptureOptions options;
-  options.scene = source(scene);
+  options.scene = scene;
   options.width = 320;
   options.height = 200;
   options.frames = frames;
@@ -22,6 +24,8 @@ CaptureResult render(const char* scene, uint32_t frames) {
   options.validation = true;
   return capture(options);
 }
+
+CaptureResult render(const char* scene, uint32_t frames) { return render_file(source(scene), frames); }
 
 }  // namespace
 
@@ -100,15 +104,10 @@ TEST_CASE("CT head from its wavelet coefficients: coarse first, the full scan's 
 
   // The plain CT head scene refined a level per frame: by frame 4 every level has arrived and
   // the image is the full scan's golden; the coarse one is not.
-  CaptureOptions options;
-  options.scene = testing::write_variant("scenes/ct_head.toml", "ct_head_refined",
-                                         "[pass.surface.preview]\nwavelet = \"9/7\"\nlevels = 3\nframes_per_level = 1\n");
-  options.width = 320;
-  options.height = 200;
-  options.frames = 4;
-  options.sim = "cpu";
-  options.validation = true;
-  const CaptureResult refined = capture(options);
+  const CaptureResult refined = render_file(
+      testing::write_variant("scenes/ct_head.toml", "ct_head_refined",
+                             "[pass.surface.preview]\nwavelet = \"9/7\"\nlevels = 3\nframes_per_level = 1\n"),
+      4);
   CHECK(refined.validation_errors == 0);
   failure = testing::check_golden("ct_head", refined.image);
   INFO(failure);

@@ -40,6 +40,11 @@ SKIP_CODE=77     # MENISCUS_SKIP_CODE (tests/CMakeLists.txt)
 #   segment   the GPU-STL segmentation of the Colin27 white matter, 1 mm (181x217x181) and
 #             0.5 mm (ch2better, 301x370x316), to ITK's tolerance 0.005 (issue 14: under 1 s and
 #             5 s); ITK and the CPU figures are measured on a CPU machine (no ITK here)
+#   wavelet   CPU and CUDA lifting, 1920x1080 (three levels) and 512^3 (issue 17: 9/7 under
+#             0.2 ms and 20 ms); OpenJPEG and GSL beside them
+#   mip       the MIPs of the largest volume we have (ch2better, 301x370x316) at 512^2 and 1024^2
+#             with the coefficient stream built on CUDA; streaming frame time and median error
+#             per budget (issue 17: 60 fps at median error <= 4 grey levels); no VTK (no display)
 # kdtree and reconstruct have no GPU line (the CUDA kd-tree times are printed by its test).
 BENCHES=(
   "mc --sizes 128,256,512 --repeat 5 --check"
@@ -48,6 +53,8 @@ BENCHES=(
   "fluid --size 1920x1080 --particles 65536,1048576 --repeat 5"
   "segment --volume data:mricron/ch2.nii.gz --seed 110,108,100,3 --lower 95 --upper 140 --rms 0.005 --itk none --sim cuda"
   "segment --volume data:mricron/ch2better.nii.gz --seed 150,153,184,3 --lower 95 --upper 140 --rms 0.005 --itk none --sim cuda"
+  "wavelet --size 1920x1080 --volume 512 --levels 3 --wavelets 5/3,9/7 --backends cpu,cuda --repeat 5"
+  "mip --volume data:mricron/ch2better.nii.gz --max-depth 512 --budgets 0.01,0.05,0.2,1 --vtk none --sim cuda --check"
 )
 MODES=(plain memcheck racecheck)
 

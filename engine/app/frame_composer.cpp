@@ -73,15 +73,15 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
   std::vector<passes::SolidShape> solids;
   for (const StageFacts& f : facts) solids.insert(solids.end(), f.solids.begin(), f.solids.end());
   if (!solids.empty()) solids_ = std::make_unique<passes::SolidsPass>(context, std::move(solids));
-  if (auto mip = read_mip_settings(scene)) mip_ = std::make_unique<Mip>(context, std::move(*mip), output_format);
+  if (auto mip = read_mip_settings(scene)) mip_ = std::make_unique<Mip>(context, std::move(*mip), output_format, stages.backend());
 }
 
-FrameComposer::Mip::Mip(const Context& context, MipConfig mip_config, VkFormat output_format)
+FrameComposer::Mip::Mip(const Context& context, MipConfig mip_config, VkFormat output_format, sim::SimBackend backend)
     : config(std::move(mip_config)),
       volume(sim::mip::to_grey_levels(sim::load_volume(config.volume))),
       lowest(*std::min_element(volume.values.begin(), volume.values.end())),
       highest(*std::max_element(volume.values.begin(), volume.values.end())),
-      renderer(context, volume, config.settings.levels),
+      renderer(context, volume, config.settings.levels, backend),
       display(context, output_format) {
   // No window in the scene: the volume's full range, so the panel's sliders start from it.
   passes::MipSettings& s = config.settings;

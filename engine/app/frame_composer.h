@@ -68,7 +68,7 @@ class FrameComposer {
   SurfacePreview* surface_preview() { return preview_.get(); }
   float* split_divider() { return split_ ? &split_->divider : nullptr; }
   passes::MipSettings* mip_settings() { return mip_ ? &mip_->config.settings : nullptr; }
-  const sim::mip::CoefficientStream* mip_stream() const { return mip_ ? &mip_->renderer.stream() : nullptr; }
+  const sim::mip::StreamIndex* mip_stream() const { return mip_ ? &mip_->renderer.stream() : nullptr; }
   const passes::MipProgress* mip_progress() const { return mip_ ? &mip_->renderer.progress() : nullptr; }
   void environment_changed() { sky_.invalidate(); }
 
@@ -102,7 +102,7 @@ class FrameComposer {
   std::unique_ptr<passes::SolidsPass> solids_;       // when a stage has solids (an SPH tank)
   // A [pass.mip] scene draws its volume's MIP and nothing else.
   struct Mip {
-    Mip(const Context& context, MipConfig mip_config, VkFormat output_format);
+    Mip(const Context& context, MipConfig mip_config, VkFormat output_format, sim::SimBackend backend);
     MipConfig config;
     sim::mip::GreyVolume volume;
     uint16_t lowest = 0, highest = 0;  // the volume's grey range: the default window

@@ -16,7 +16,7 @@ double ms_since(Clock::time_point start) {
 }  // namespace
 
 StageSet::StageSet(const Context& context, const Scene& scene, sim::SimBackend backend, uint32_t slots)
-    : context_(context), stages_(make_stages(scene, backend, context)), particle_buffers_(slots) {
+    : context_(context), backend_(backend), stages_(make_stages(scene, backend, context)), particle_buffers_(slots) {
   for (auto& buffers : particle_buffers_)
     for (size_t i = 0; i < stages_.size(); ++i)
       buffers.push_back(particles(i) ? make_particle_buffer(*particles(i), i) : nullptr);

@@ -21,6 +21,9 @@ class StageSet {
  public:
   StageSet(const Context& context, const Scene& scene, sim::SimBackend backend, uint32_t slots);
 
+  // The scene's backend (the --sim flag, resolved): what its stages, and the MIP's coefficient
+  // stream, run on.
+  sim::SimBackend backend() const { return backend_; }
   size_t size() const { return stages_.size(); }
   const StageFacts& facts(size_t i) const { return stages_[i].facts; }
   sim::Stage& stage(size_t i) { return *stages_[i].stage; }
@@ -44,6 +47,7 @@ class StageSet {
   std::unique_ptr<SharedBuffer> make_particle_buffer(const sim::ParticleStage& stage, size_t i) const;
 
   const Context& context_;
+  sim::SimBackend backend_;
   std::vector<StageInstance> stages_;
   // [slot][stage]: null for stages that publish no particles.
   std::vector<std::vector<std::unique_ptr<SharedBuffer>>> particle_buffers_;

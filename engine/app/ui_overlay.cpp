@@ -163,7 +163,7 @@ void draw_fluid_controls(passes::FluidSettings& s) {
   ImGui::SliderFloat("fluid radius", &s.radius, 0.005f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
 }
 
-void draw_mip_controls(passes::MipSettings& s, const sim::mip::CoefficientStream& stream,
+void draw_mip_controls(passes::MipSettings& s, const sim::mip::StreamIndex& stream,
                        const passes::MipProgress& progress) {
   std::string items;  // ImGui's "a\0b\0\0" list
   for (const std::string_view name : passes::mip_method_names()) items.append(name).push_back('\0');
@@ -185,7 +185,7 @@ void draw_mip_controls(passes::MipSettings& s, const sim::mip::CoefficientStream
       s.error_bound = bound;
     // Refining: what this frame's image holds; otherwise every frame draws its whole target.
     const uint32_t drawn = s.refine_block ? progress.drawn() : passes::refinement_target(s, stream);
-    ImGui::Text("%u of %zu detail coefficients%s", drawn, stream.details.size(),
+    ImGui::Text("%u of %u detail coefficients%s", drawn, stream.detail_count(),
                 s.refine_block && !progress.complete() ? " (refining)" : "");
     ImGui::Text("auxiliary error left %.5f", sim::mip::remaining_error(stream, drawn));
   }

@@ -54,7 +54,7 @@ void draw_fluid_controls(passes::FluidSettings& settings);
 
 // The MIP's live controls (method, streaming budget, progressive refinement, window) and, for
 // the streaming MIP, how many details the image holds and the auxiliary error they leave.
-void draw_mip_controls(passes::MipSettings& settings, const sim::mip::CoefficientStream& stream,
+void draw_mip_controls(passes::MipSettings& settings, const sim::mip::StreamIndex& stream,
                        const passes::MipProgress& progress);
 
 }  // namespace meniscus

@@ -4,13 +4,13 @@
 
 namespace meniscus::passes {
 
-uint32_t refinement_target(const MipSettings& settings, const sim::mip::CoefficientStream& stream) {
+uint32_t refinement_target(const MipSettings& settings, const sim::mip::StreamIndex& stream) {
   const uint32_t budget = sim::mip::detail_budget(stream, settings.budget);
   if (settings.error_bound <= 0.0) return budget;
   return std::min(budget, sim::mip::detail_count_for_error(stream, settings.error_bound));
 }
 
-MipProgress::Step MipProgress::advance(const MipSettings& settings, const sim::mip::CoefficientStream& stream) {
+MipProgress::Step MipProgress::advance(const MipSettings& settings, const sim::mip::StreamIndex& stream) {
   const Key key{settings.method, settings.axis, settings.budget, settings.error_bound, settings.refine_block};
   Step step;
   if (key_ != key) {

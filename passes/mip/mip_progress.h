@@ -21,7 +21,7 @@ class MipProgress {
     bool restart = false;
     uint32_t first = 0, count = 0;
   };
-  Step advance(const MipSettings& settings, const sim::mip::CoefficientStream& stream);
+  Step advance(const MipSettings& settings, const sim::mip::StreamIndex& stream);
 
   uint32_t drawn() const { return drawn_; }    // details in the image after the last step
   uint32_t target() const { return target_; }  // where refinement stops: budget or error bound
@@ -42,6 +42,6 @@ class MipProgress {
 
 // The details a frame of `settings` ends at when it is still: the budget, cut short by the
 // error bound when there is one.
-uint32_t refinement_target(const MipSettings& settings, const sim::mip::CoefficientStream& stream);
+uint32_t refinement_target(const MipSettings& settings, const sim::mip::StreamIndex& stream);
 
 }  // namespace meniscus::passes

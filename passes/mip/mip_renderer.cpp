@@ -51,13 +51,6 @@ Buffer upload_volume(const Context& context, const sim::mip::GreyVolume& volume)
   return upload(context, voxels.data(), voxels.size() * sizeof(uint32_t), "mip.volume");
 }
 
-Buffer upload_stream(const Context& context, const sim::mip::CoefficientStream& stream) {
-  std::vector<sim::mip::PackedCoefficient> all(stream.base);
-  all.insert(all.end(), stream.details.begin(), stream.details.end());
-  return upload(context, all.empty() ? nullptr : all.data(), all.size() * sizeof(sim::mip::PackedCoefficient),
-                "mip.coefficients");
-}
-
 std::vector<Binding> storage_buffers(uint32_t count) {
   return std::vector<Binding>(count, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT});
 }
@@ -100,12 +93,12 @@ VkDeviceSize largest_image_bytes(glm::uvec3 padded) {
 
 }  // namespace
 
-MipRenderer::MipRenderer(const Context& context, const sim::mip::GreyVolume& volume, uint32_t levels)
+MipRenderer::MipRenderer(const Context& context, const sim::mip::GreyVolume& volume, uint32_t levels,
+                         sim::SimBackend backend)
     : dims_(volume.dims),
-      stream_(sim::mip::build_coefficient_stream(sim::mip::build_adjunction_pyramid(volume, levels))),
+      stream_(context, volume, levels, backend),
       volume_(upload_volume(context, volume)),
-      coefficients_(upload_stream(context, stream_)),
-      refined_(context, largest_image_bytes(stream_.padded_dims),
+      refined_(context, largest_image_bytes(stream_.index().padded_dims),
                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::DeviceLocal,
                "mip.refined"),
       ray_cast_(context, ComputePipelineDesc{.shader = "mip_raycast.comp",
@@ -169,13 +162,14 @@ MipImageBuffer MipRenderer::add_ray_cast(graph::FrameGraph& graph, const MipSett
 
 MipImageBuffer MipRenderer::add_pyramid(graph::FrameGraph& graph, const MipSettings& settings) {
   const glm::uvec2 size = sim::mip::image_size(dims_, settings.axis);
-  const glm::uvec2 padded = sim::mip::image_size(stream_.padded_dims, settings.axis);
-  const uint32_t levels = stream_.levels;
+  const sim::mip::StreamIndex& stream = stream_.index();
+  const glm::uvec2 padded = sim::mip::image_size(stream.padded_dims, settings.axis);
+  const uint32_t levels = stream.levels;
   uint64_t pixels = 0;  // every level's image
   for (uint32_t k = 0; k <= levels; ++k) pixels += uint64_t(padded.x >> k) * (padded.y >> k);
   const bool streaming = settings.method == MipMethod::Streaming;
-  const uint32_t base = uint32_t(stream_.base.size());
-  const uint32_t details = streaming ? refinement_target(settings, stream_) : uint32_t(stream_.details.size());
+  const uint32_t base = stream.base_count;
+  const uint32_t details = streaming ? refinement_target(settings, stream) : stream.detail_count();
   // Streaming draws straight into level 0; per level, every level's image is needed.
   const uint64_t cleared = streaming ? uint64_t(padded.x) * padded.y : pixels;
   const uint32_t axis = uint32_t(settings.axis);
@@ -205,9 +199,9 @@ MipImageBuffer MipRenderer::add_pyramid(graph::FrameGraph& graph, const MipSetti
 }
 
 MipImageBuffer MipRenderer::add_progressive(graph::FrameGraph& graph, const MipSettings& settings) {
-  const MipProgress::Step step = progress_.advance(settings, stream_);
+  const MipProgress::Step step = progress_.advance(settings, stream_.index());
   const glm::uvec2 size = sim::mip::image_size(dims_, settings.axis);
-  const glm::uvec2 padded = sim::mip::image_size(stream_.padded_dims, settings.axis);
+  const glm::uvec2 padded = sim::mip::image_size(stream_.index().padded_dims, settings.axis);
   // Between frames the image belongs to the refine pass: whatever read it last (the display,
   // a readback) is ordered before the next frame's writes by the barrier into that state.
   MipImageBuffer image{
@@ -215,7 +209,7 @@ MipImageBuffer MipRenderer::add_progressive(graph::FrameGraph& graph, const MipS
                                           graph::Access::ComputeStorageReadWrite}),
       size.x, size.y, padded.x};
   if (!step.restart && step.count == 0) return image;  // refined as far as it goes: last frame's image
-  const uint32_t base = uint32_t(stream_.base.size());
+  const uint32_t base = stream_.index().base_count;
   // The stream is the base, then the details: a restart draws both in one contiguous range.
   const uint32_t first = step.restart ? 0 : base + step.first;
   const uint32_t count = step.restart ? base + step.count : step.count;
@@ -248,7 +242,7 @@ void MipRenderer::record_clear(VkCommandBuffer cmd, VkBuffer pixels, uint32_t co
 void MipRenderer::record_project(VkCommandBuffer cmd, VkBuffer pixels, uint32_t first, uint32_t count, uint32_t axis,
                                  bool squares, glm::uvec2 padded) const {
   DescriptorWrites writes;
-  writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, coefficients_.handle())
+  writes.buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, stream_.coefficients().buffer())
       .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, pixels);
   project_.bind(cmd);
   project_.push_descriptors(cmd, writes);

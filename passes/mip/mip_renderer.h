@@ -1,7 +1,8 @@
 #pragma once
 // mip.*: the MIP image of a volume, by the reference ray cast or from its adjunction pyramid
-// (thesis ch. 2). The volume (one uint per voxel) and the pyramid's coefficient stream (built
-// here on the CPU by sim/mip, uploaded once) live on the device for the renderer's life; each
+// (thesis ch. 2). The volume (one uint per voxel, uploaded once) and the pyramid's coefficient
+// stream (built once by the scene's backend into a SharedBuffer, sim/mip/coefficient_stream_stage.h)
+// live for the renderer's life; each
 // frame's image is a transient buffer of uints, level 0 first (see shaders/include/mip_levels.glsl).
 //   mip.ray_cast         one ray per pixel, DDA through the voxels (shaders/mip_raycast.comp)
 //   mip.multiresolution  clear, project every coefficient into its level's image, then per level
@@ -17,7 +18,7 @@
 #include "engine/graph/frame_graph.h"
 #include "passes/mip/mip_progress.h"
 #include "passes/mip/mip_settings.h"
-#include "sim/mip/coefficient_stream.h"
+#include "sim/mip/coefficient_stream_stage.h"
 #include "sim/mip/grey_volume.h"
 
 namespace meniscus::passes {
@@ -30,12 +31,15 @@ struct MipImageBuffer {
 
 class MipRenderer {
  public:
-  // Builds the pyramid (`levels` deep) and its stream; InputError when the volume cannot have one.
-  MipRenderer(const Context& context, const sim::mip::GreyVolume& volume, uint32_t levels);
+  // Builds the pyramid (`levels` deep) and its stream on `backend`; InputError when the volume
+  // cannot have one, DeviceError when the backend is CUDA and no CUDA device is this one.
+  MipRenderer(const Context& context, const sim::mip::GreyVolume& volume, uint32_t levels,
+              sim::SimBackend backend = sim::SimBackend::Cpu);
 
   MipImageBuffer add(graph::FrameGraph& graph, const MipSettings& settings);
 
-  const sim::mip::CoefficientStream& stream() const { return stream_; }
+  const sim::mip::StreamIndex& stream() const { return stream_.index(); }
+  const sim::mip::CoefficientStreamStage& stream_stage() const { return stream_; }
   // The progressive streaming image's state after the last add() with refine_block > 0.
   const MipProgress& progress() const { return progress_; }
   glm::uvec3 dims() const { return dims_; }
@@ -49,9 +53,8 @@ class MipRenderer {
                       glm::uvec2 padded) const;
 
   glm::uvec3 dims_;
-  sim::mip::CoefficientStream stream_;
+  sim::mip::CoefficientStreamStage stream_;
   Buffer volume_;
-  Buffer coefficients_;  // the stream's base, then its details
   Buffer refined_;       // the progressive image, kept across frames; sized for any view axis
   MipProgress progress_;
   Pipeline ray_cast_, clear_, project_, expand_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tbb/parallel_for.h>
 
 #include "engine/core/error.h"
 
@@ -12,7 +13,7 @@ PyramidLevel reduce(const PyramidLevel& fine) {
   PyramidLevel coarse;
   coarse.dims = fine.dims / 2u;
   coarse.values.assign(size_t(coarse.dims.x) * coarse.dims.y * coarse.dims.z, 0);
-  for (uint32_t z = 0; z < coarse.dims.z; ++z)
+  tbb::parallel_for(0u, coarse.dims.z, [&](uint32_t z) {
     for (uint32_t y = 0; y < coarse.dims.y; ++y)
       for (uint32_t x = 0; x < coarse.dims.x; ++x) {
         uint16_t low = UINT16_MAX;
@@ -20,6 +21,7 @@ PyramidLevel reduce(const PyramidLevel& fine) {
           low = std::min(low, fine.at(2 * x + (c & 1), 2 * y + ((c >> 1) & 1), 2 * z + (c >> 2)));
         coarse.values[coarse.index(x, y, z)] = low;
       }
+  });
   return coarse;
 }
 
@@ -27,26 +29,35 @@ PyramidLevel expand(const PyramidLevel& coarse) {
   PyramidLevel fine;
   fine.dims = coarse.dims * 2u;
   fine.values.resize(size_t(fine.dims.x) * fine.dims.y * fine.dims.z);
-  for (uint32_t z = 0; z < fine.dims.z; ++z)
+  tbb::parallel_for(0u, fine.dims.z, [&](uint32_t z) {
     for (uint32_t y = 0; y < fine.dims.y; ++y)
       for (uint32_t x = 0; x < fine.dims.x; ++x) fine.values[fine.index(x, y, z)] = coarse.at(x / 2, y / 2, z / 2);
+  });
   return fine;
 }
 
 }  // namespace
 
-AdjunctionPyramid build_adjunction_pyramid(const GreyVolume& volume, uint32_t levels) {
-  const uint32_t smallest = std::min({volume.dims.x, volume.dims.y, volume.dims.z});
+void check_pyramid_levels(glm::uvec3 dims, uint32_t levels) {
+  const uint32_t smallest = std::min({dims.x, dims.y, dims.z});
   if (levels > kMaxPyramidLevels || (uint64_t(1) << levels) > smallest)
     throw InputError("MIP pyramid: " + std::to_string(levels) +
                      " levels need every side of the volume to be at least " +
                      std::to_string(uint64_t(1) << std::min(levels, 31u)) + " voxels (and at most " +
                      std::to_string(kMaxPyramidLevels) + " levels), the smallest side has " + std::to_string(smallest));
+}
+
+glm::uvec3 padded_pyramid_dims(glm::uvec3 dims, uint32_t levels) {
+  const uint32_t block = 1u << levels;
+  return (dims + (block - 1)) / block * block;
+}
+
+AdjunctionPyramid build_adjunction_pyramid(const GreyVolume& volume, uint32_t levels) {
+  check_pyramid_levels(volume.dims, levels);
   AdjunctionPyramid pyramid;
   pyramid.dims = volume.dims;
   pyramid.levels = levels;
-  const uint32_t block = 1u << levels;
-  pyramid.padded_dims = (volume.dims + (block - 1)) / block * block;
+  pyramid.padded_dims = padded_pyramid_dims(volume.dims, levels);
 
   PyramidLevel f;  // f_j, starting with the padded volume
   f.dims = pyramid.padded_dims;

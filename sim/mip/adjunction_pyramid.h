@@ -37,6 +37,10 @@ struct AdjunctionPyramid {
 
 // Levels above kMaxPyramidLevels, or 2^levels above the smallest side of the volume: InputError.
 constexpr uint32_t kMaxPyramidLevels = 8;
+void check_pyramid_levels(glm::uvec3 dims, uint32_t levels);
+// The volume's size rounded up to a multiple of 2^levels on each axis.
+glm::uvec3 padded_pyramid_dims(glm::uvec3 dims, uint32_t levels);
+
 AdjunctionPyramid build_adjunction_pyramid(const GreyVolume& volume, uint32_t levels);
 
 // The synthesis (2.4) on the padded grid: the volume back, padding included.

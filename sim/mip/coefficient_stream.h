@@ -17,6 +17,7 @@
 #include <glm/glm.hpp>
 #include <vector>
 
+#include "sim/common/host_device.h"
 #include "sim/mip/adjunction_pyramid.h"
 #include "sim/mip/axis_mip.h"
 
@@ -30,34 +31,52 @@ struct PackedCoefficient {
 };
 constexpr uint32_t kMaxPaddedSideXY = 2048, kMaxPaddedSideZ = 1024;
 
-PackedCoefficient pack(glm::uvec3 p, uint16_t value, uint32_t level);
+MENISCUS_HD inline PackedCoefficient pack_coefficient(uint32_t x, uint32_t y, uint32_t z, uint32_t value,
+                                                      uint32_t level) {
+  return {x | y << 11 | z << 22, value | level << 16};
+}
+inline PackedCoefficient pack(glm::uvec3 p, uint16_t value, uint32_t level) {
+  return pack_coefficient(p.x, p.y, p.z, value, level);
+}
 glm::uvec3 unpack_position(PackedCoefficient c);
 inline uint32_t unpack_value(PackedCoefficient c) { return c.value_level & 0xffffu; }
 inline uint32_t unpack_level(PackedCoefficient c) { return c.value_level >> 16; }
 
-struct CoefficientStream {
+// What the host keeps of a stream wherever its coefficients live (host vectors below, or the
+// SharedBuffer a CoefficientStreamStage fills for the MIP pass): its shape and the running
+// auxiliary error, which the budget, the error bound and the panel read.
+struct StreamIndex {
   glm::uvec3 dims{0}, padded_dims{0};
   uint32_t levels = 0;
+  uint32_t base_count = 0;  // f_L's non-zero voxels, first in the stream
+  // removed_error[n]: the auxiliary errors of the first n details summed (detail_count + 1
+  // entries); what progressive refinement reports and stops on (remaining_error below).
+  std::vector<uint64_t> removed_error{0};
+  uint32_t detail_count() const { return uint32_t(removed_error.size() - 1); }
+};
+
+struct CoefficientStream {
+  StreamIndex index;
   std::vector<PackedCoefficient> base;     // f_L's non-zero voxels, level L
   std::vector<PackedCoefficient> details;  // non-zero d_j, decreasing auxiliary error
-  // removed_error[n]: the auxiliary errors of the first n details summed (details + 1 entries);
-  // what progressive refinement reports and stops on (remaining_error below).
-  std::vector<uint64_t> removed_error;
 };
 
 // InputError when the padded volume exceeds the packing (kMaxPaddedSide*).
+void check_packing(glm::uvec3 padded_dims);
+// The CPU reference, multi-threaded. Equal auxiliary errors keep level-then-position order, so
+// the stream is one sequence whoever builds it (coefficient_stream_cuda.h builds the same).
 CoefficientStream build_coefficient_stream(const AdjunctionPyramid& pyramid);
 
 // How many details `fraction` (0..1) of them is, rounded to nearest.
-uint32_t detail_budget(const CoefficientStream& stream, double fraction);
+uint32_t detail_budget(const StreamIndex& index, double fraction);
 
 // The auxiliary error left in the details after the first `drawn`, relative to all of it
 // (1 with none drawn, 0 with all; 0 for a stream without details). Non-increasing in `drawn`.
-double remaining_error(const CoefficientStream& stream, uint32_t drawn);
+double remaining_error(const StreamIndex& index, uint32_t drawn);
 
 // The fewest details whose remaining_error is at most `bound` (0..1): where an error-bounded
 // refinement stops.
-uint32_t detail_count_for_error(const CoefficientStream& stream, double bound);
+uint32_t detail_count_for_error(const StreamIndex& index, double bound);
 
 // CPU reference of the streaming MIP: the base and the first `detail_count` details, each a
 // 2^level square of its value max-ed into the level-0 image; cropped to the volume's size.

@@ -30,6 +30,10 @@ sim::mip::GreyVolume random_volume(glm::uvec3 dims, uint32_t seed) {
   return v;
 }
 
+sim::mip::CoefficientStream cpu_stream(const sim::mip::GreyVolume& volume, uint32_t levels) {
+  return sim::mip::build_coefficient_stream(sim::mip::build_adjunction_pyramid(volume, levels));
+}
+
 size_t differing(const sim::mip::MipImage& a, const sim::mip::MipImage& b) {
   REQUIRE(a.width == b.width);
   REQUIRE(a.height == b.height);
@@ -71,13 +75,15 @@ TEST_CASE("GPU MIPs of the CT head: exact with every coefficient, the CPU's stre
       sim::mip::to_grey_levels(sim::load_volume(find_data_file("vtk-data/headsq/quarter.nhdr").string()));
   check_exact(context, head, 3);
   passes::MipRenderer renderer(context, head, 3);
+  const sim::mip::CoefficientStream stream = cpu_stream(head, 3);
+  CHECK(renderer.stream().removed_error == stream.index.removed_error);
   passes::MipSettings settings;
   settings.method = MipMethod::Streaming;
   for (double budget : {0.0, 0.02, 0.3}) {
     INFO("budget " << budget);
     settings.budget = budget;
     const sim::mip::MipImage cpu =
-        sim::mip::streaming_mip(renderer.stream(), settings.axis, sim::mip::detail_budget(renderer.stream(), budget));
+        sim::mip::streaming_mip(stream, settings.axis, sim::mip::detail_budget(stream.index, budget));
     CHECK(differing(passes::render_mip_image(context, renderer, settings), cpu) == 0);
   }
   CHECK(context.validation_error_count() == 0);
@@ -132,11 +138,11 @@ TEST_CASE("progressive streaming adds a block per frame up to the budget and res
   const sim::mip::GreyVolume head =
       sim::mip::to_grey_levels(sim::load_volume(find_data_file("vtk-data/headsq/quarter.nhdr").string()));
   passes::MipRenderer renderer(context, head, 3);
-  const sim::mip::CoefficientStream& stream = renderer.stream();
+  const sim::mip::CoefficientStream stream = cpu_stream(head, 3);
   passes::MipSettings settings;
   settings.method = MipMethod::Streaming;
   settings.budget = 0.1;
-  const uint32_t target = sim::mip::detail_budget(stream, settings.budget);
+  const uint32_t target = sim::mip::detail_budget(stream.index, settings.budget);
   settings.refine_block = target / 3 + 1;  // three frames reach the budget, the third only part of a block
   // Each frame holds exactly the prefix a from-scratch streaming MIP of that length draws.
   for (uint32_t frame = 1; frame <= 5; ++frame) {
@@ -164,18 +170,19 @@ TEST_CASE("progressive streaming stops at an error bound before the budget", "[r
   const sim::mip::GreyVolume head =
       sim::mip::to_grey_levels(sim::load_volume(find_data_file("vtk-data/headsq/quarter.nhdr").string()));
   passes::MipRenderer renderer(context, head, 3);
+  const sim::mip::CoefficientStream stream = cpu_stream(head, 3);
   passes::MipSettings settings;
   settings.method = MipMethod::Streaming;
   settings.budget = 1.0;
   settings.error_bound = 0.05;
   const uint32_t stop = sim::mip::detail_count_for_error(renderer.stream(), settings.error_bound);
-  REQUIRE(stop < renderer.stream().details.size());
+  REQUIRE(stop < renderer.stream().detail_count());
   settings.refine_block = stop / 4 + 1;
   sim::mip::MipImage image;
   for (int frame = 0; frame < 6; ++frame) image = passes::render_mip_image(context, renderer, settings);
   CHECK(renderer.progress().drawn() == stop);
   CHECK(sim::mip::remaining_error(renderer.stream(), renderer.progress().drawn()) <= settings.error_bound);
-  CHECK(differing(image, sim::mip::streaming_mip(renderer.stream(), settings.axis, stop)) == 0);
+  CHECK(differing(image, sim::mip::streaming_mip(stream, settings.axis, stop)) == 0);
   // Drawn at once (no refinement), the bound cuts the same frame.
   settings.refine_block = 0;
   CHECK(differing(passes::render_mip_image(context, renderer, settings), image) == 0);

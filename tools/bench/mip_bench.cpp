@@ -52,6 +52,7 @@ struct Options {
   std::vector<double> budgets{0.01, 0.05, 0.2};
   std::vector<std::string> vtk{"fixed_point", "gpu"};
   std::string device;
+  sim::SimBackend stream_backend = sim::SimBackend::Cpu;  // what builds the coefficient stream
   bool check = false;  // exit 1 unless the exact MIPs are exact and the streaming error falls with the budget
 };
 
@@ -80,6 +81,11 @@ Options parse(int argc, char** argv) {
       o.device = flags.value();
     else if (flag == "--check")
       o.check = true;
+    else if (flag == "--sim") {
+      const std::string name = flags.value();
+      if (name != "cpu" && name != "cuda") throw InputError("--sim: expected cpu or cuda, got '" + name + "'");
+      o.stream_backend = name == "cuda" ? sim::SimBackend::Cuda : sim::SimBackend::Cpu;
+    }
     else if (flag == "--levels") {
       const int levels = std::atoi(flags.value().c_str());
       if (levels < 1 || levels > int(sim::mip::kMaxPyramidLevels))
@@ -110,8 +116,8 @@ Options parse(int argc, char** argv) {
           throw InputError("--vtk: expected fixed_point, gpu or none, got '" + m + "'");
     } else {
       throw InputError("mip: unknown flag '" + flag +
-                       "' (--size WxH, --volume FILE, --threads N, --repeat R, --levels L, --max-depth D, "
-                       "--axis x|y|z, --budgets F,G, --vtk fixed_point,gpu|none, --device NAME, --check)");
+                       "' (--size WxH, --volume FILE|data:NAME, --threads N, --repeat R, --levels L, --max-depth D, "
+                       "--axis x|y|z, --budgets F,G, --vtk fixed_point,gpu|none, --device NAME, --sim cpu|cuda, --check)");
     }
   }
   return o;
@@ -203,10 +209,10 @@ bool run_size(const Context& context, const Options& o, const sim::mip::GreyVolu
   const sim::mip::GreyVolume volume = resample_for_frame(source, o.axis, size.width, size.height, o.max_depth);
   const uint16_t highest = *std::max_element(volume.values.begin(), volume.values.end());
   auto start = std::chrono::steady_clock::now();
-  passes::MipRenderer renderer(context, volume, o.levels);
+  passes::MipRenderer renderer(context, volume, o.levels, o.stream_backend);
   const double setup_ms = elapsed_ms(start);  // pyramid, sorted stream, uploads: once per volume
   const sim::mip::MipImage exact = sim::mip::axis_mip(volume, o.axis);
-  const size_t details = renderer.stream().details.size();
+  const size_t details = renderer.stream().detail_count();
 
   std::vector<Case> cases;
   passes::MipSettings settings;
@@ -248,12 +254,14 @@ bool run_size(const Context& context, const Options& o, const sim::mip::GreyVolu
     if (c.settings.method != passes::MipMethod::RayCast) {
       json.key("levels").value(o.levels);
       json.key("setup_ms").value(setup_ms);
+      json.key("stream_sim").value(sim::backend_name(o.stream_backend));
+      json.key("stream_build_ms").value(renderer.stream_stage().build_ms());
     }
     if (c.settings.method == passes::MipMethod::Streaming) {
       json.key("budget").value(c.settings.budget);
       json.key("coefficients").value(uint64_t(sim::mip::detail_budget(renderer.stream(), c.settings.budget)));
       json.key("coefficients_total").value(uint64_t(details));
-      json.key("base_coefficients").value(uint64_t(renderer.stream().base.size()));
+      json.key("base_coefficients").value(uint64_t(renderer.stream().base_count));
     }
     json.key("frame_ms").value(upper_median(frame));
     json.key("mip_gpu_ms").value(upper_median(mip));
@@ -327,7 +335,9 @@ int run_mip(int argc, char** argv) {
   // lavapipe's (and llvmpipe's, for VTK's GPU mapper) worker threads: the same count as TBB's
   // and VTK's, unless the caller chose.
   setenv("LP_NUM_THREADS", std::to_string(o.threads).c_str(), 0);
-  const std::string path = o.volume.empty() ? find_data_file("vtk-data/headsq/quarter.nhdr").string() : o.volume;
+  const std::string path = o.volume.empty()                 ? find_data_file("vtk-data/headsq/quarter.nhdr").string()
+                           : o.volume.starts_with("data:") ? find_data_file(o.volume.substr(5)).string()
+                                                           : o.volume;
   const sim::mip::GreyVolume source = sim::mip::to_grey_levels(sim::load_volume(path));
   Context context(ContextOptions{.preferred_device = o.device});
   const std::string name = std::filesystem::path(path).filename().string() + " " + std::to_string(source.dims.x) + "x" +

@@ -39,7 +39,7 @@ TEST_CASE("the streaming MIP's error decreases monotonically with the budget on 
   sim::mip::MipImageError previous{UINT32_MAX, 1e300, 0.0};
   for (double fraction : {0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.7, 1.0}) {
     const sim::mip::MipImage image =
-        sim::mip::streaming_mip(stream, ViewAxis::Y, sim::mip::detail_budget(stream, fraction));
+        sim::mip::streaming_mip(stream, ViewAxis::Y, sim::mip::detail_budget(stream.index, fraction));
     const sim::mip::MipImageError error = sim::mip::mip_image_error(image, exact);
     INFO("fraction " << fraction << ": max " << error.max << ", relative L1 " << error.relative_l1 << ", median "
                      << error.median);
@@ -61,7 +61,7 @@ TEST_CASE("the auxiliary order spends the budget well: 10% of the details beat t
   const sim::mip::MipImage exact = sim::mip::axis_mip(head, ViewAxis::Z);
   const auto error_at = [&](double fraction) {
     return sim::mip::mip_image_error(
-               sim::mip::streaming_mip(stream, ViewAxis::Z, sim::mip::detail_budget(stream, fraction)), exact)
+               sim::mip::streaming_mip(stream, ViewAxis::Z, sim::mip::detail_budget(stream.index, fraction)), exact)
         .relative_l1;
   };
   // Sorting is what makes a small budget useful: the same count taken in level order (the
@@ -70,7 +70,7 @@ TEST_CASE("the auxiliary order spends the budget well: 10% of the details beat t
   std::reverse(reversed.details.begin(), reversed.details.end());
   const double sorted = error_at(0.1);
   const double unsorted =
-      sim::mip::mip_image_error(sim::mip::streaming_mip(reversed, ViewAxis::Z, sim::mip::detail_budget(reversed, 0.1)),
+      sim::mip::mip_image_error(sim::mip::streaming_mip(reversed, ViewAxis::Z, sim::mip::detail_budget(reversed.index, 0.1)),
                                 exact)
           .relative_l1;
   INFO("coarse " << error_at(0.0) << ", 10% sorted " << sorted << ", 10% least useful first " << unsorted);
@@ -87,27 +87,27 @@ TEST_CASE("the auxiliary error left falls from 1 to 0 along the stream, and an e
   const sim::mip::CoefficientStream stream =
       sim::mip::build_coefficient_stream(sim::mip::build_adjunction_pyramid(testing::ct_head(), 3));
   const auto n = uint32_t(stream.details.size());
-  REQUIRE(stream.removed_error.size() == size_t(n) + 1);
-  CHECK(sim::mip::remaining_error(stream, 0) == 1.0);
-  CHECK(sim::mip::remaining_error(stream, n) == 0.0);
+  REQUIRE(stream.index.removed_error.size() == size_t(n) + 1);
+  CHECK(sim::mip::remaining_error(stream.index, 0) == 1.0);
+  CHECK(sim::mip::remaining_error(stream.index, n) == 0.0);
   double previous = 1.0;
   for (uint32_t drawn = 0; drawn <= n; drawn += std::max(1u, n / 97)) {
-    const double left = sim::mip::remaining_error(stream, drawn);
+    const double left = sim::mip::remaining_error(stream.index, drawn);
     REQUIRE(left <= previous);
     previous = left;
   }
   // Sorted by decreasing error: the first 5% of the details carry far more than 5% of it.
-  CHECK(sim::mip::remaining_error(stream, sim::mip::detail_budget(stream, 0.05)) < 0.8);
+  CHECK(sim::mip::remaining_error(stream.index, sim::mip::detail_budget(stream.index, 0.05)) < 0.8);
   for (double bound : {0.5, 0.1, 0.01, 1e-4}) {
     INFO("bound " << bound);
-    const uint32_t count = sim::mip::detail_count_for_error(stream, bound);
-    CHECK(sim::mip::remaining_error(stream, count) <= bound);
+    const uint32_t count = sim::mip::detail_count_for_error(stream.index, bound);
+    CHECK(sim::mip::remaining_error(stream.index, count) <= bound);
     REQUIRE(count > 0);
-    CHECK(sim::mip::remaining_error(stream, count - 1) > bound);  // the fewest that meet it
+    CHECK(sim::mip::remaining_error(stream.index, count - 1) > bound);  // the fewest that meet it
   }
-  CHECK(sim::mip::detail_count_for_error(stream, 1.0) == 0);
-  CHECK(sim::mip::detail_count_for_error(stream, 0.0) <= n);
-  CHECK(sim::mip::remaining_error(stream, sim::mip::detail_count_for_error(stream, 0.0)) == 0.0);
+  CHECK(sim::mip::detail_count_for_error(stream.index, 1.0) == 0);
+  CHECK(sim::mip::detail_count_for_error(stream.index, 0.0) <= n);
+  CHECK(sim::mip::remaining_error(stream.index, sim::mip::detail_count_for_error(stream.index, 0.0)) == 0.0);
 }
 
 }  // namespace meniscus

@@ -6,10 +6,12 @@
 // the stream and scribbles over the temporary storage, as the real algorithms use it. Block
 // algorithms meet at __syncthreads like CUB's, and need every thread of the block.
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_cpu/device_api.h"
@@ -78,6 +80,36 @@ struct DeviceScan {
         running = running + ValueOf<In>(in[i]);
         out[i] = running;
       }
+    });
+  }
+};
+
+// Stable, as CUB's: equal keys keep their input order. Only bits [begin_bit, end_bit) of a key
+// order it, as in CUB, so a caller passing too few bits sorts wrongly here too.
+struct DeviceRadixSort {
+  template <class Key, class Value>
+  static cudaError_t SortPairsDescending(void* storage, size_t& bytes, const Key* keys_in, Key* keys_out,
+                                         const Value* values_in, Value* values_out, long long items, int begin_bit = 0,
+                                         int end_bit = int(sizeof(Key) * 8), cudaStream_t stream = nullptr) {
+    static_assert(std::is_unsigned_v<Key>, "the stand-in sorts unsigned keys");
+    if (begin_bit < 0 || end_bit > int(sizeof(Key) * 8) || begin_bit > end_bit) return cudaErrorInvalidValue;
+    return cuda_cpu::cub_device_call("cub::DeviceRadixSort::SortPairsDescending", storage, bytes, items, stream, [=] {
+      const size_t n = static_cast<size_t>(items);
+      const int width = end_bit - begin_bit;
+      const Key mask = width == int(sizeof(Key) * 8) ? Key(~Key(0)) : Key((Key(1) << width) - 1);
+      auto digits = [=](Key k) { return Key(k >> begin_bit) & mask; };
+      std::vector<size_t> order(n);
+      for (size_t i = 0; i < n; ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return digits(keys_in[a]) > digits(keys_in[b]); });
+      std::vector<Key> keys(n);
+      std::vector<Value> values(n);
+      for (size_t i = 0; i < n; ++i) {
+        keys[i] = keys_in[order[i]];
+        values[i] = values_in[order[i]];
+      }
+      std::copy(keys.begin(), keys.end(), keys_out);
+      std::copy(values.begin(), values.end(), values_out);
     });
   }
 };

@@ -73,6 +73,14 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
   std::vector<passes::SolidShape> solids;
   for (const StageFacts& f : facts) solids.insert(solids.end(), f.solids.begin(), f.solids.end());
   if (!solids.empty()) solids_ = std::make_unique<passes::SolidsPass>(context, std::move(solids));
+  for (size_t i = 0; i < stages.size(); ++i) {
+    if (!stages.traced_image(i)) continue;
+    if (traced_stage_)
+      scene.stages[i].params.fail("type", "a scene draws one traced image; stage \"" + stages.facts(*traced_stage_).name +
+                                              "\" already makes one");
+    traced_stage_ = i;
+    traced_ = std::make_unique<passes::TracedImagePass>(context);
+  }
   if (auto mip = read_mip_settings(scene)) mip_ = std::make_unique<Mip>(context, std::move(*mip), output_format, stages.backend());
 }
 
@@ -167,7 +175,7 @@ passes::SceneTargets FrameComposer::add_view(graph::FrameGraph& graph, const Fra
     // A level set consuming these particles draws them; the particles themselves are drawn
     // only where the scene does not split them off to one side.
     const graph::NameScope scope(graph, stages_.facts(i).name);
-    const SharedBuffer& shared = stages_.particle_buffer(i, target.slot);
+    const SharedBuffer& shared = stages_.published(i, target.slot);
     // CUDA writes are ordered by the timeline semaphore the submission waits on, so the buffer
     // enters the graph with no pending host access.
     const graph::Access produced =
@@ -186,6 +194,7 @@ passes::SceneTargets FrameComposer::add_view(graph::FrameGraph& graph, const Fra
 
 graph::ImageHandle FrameComposer::add(graph::FrameGraph& graph, const FrameTarget& target, float exposure) {
   if (mip_) return add_mip(graph, target);
+  if (traced_stage_) return add_traced(graph, target, exposure);
   // The host writes the uniforms and CPU-backend particles before submitting; the fence wait
   // at the top of the next use of this slot orders the GPU's reads before the next writes.
   const Buffer& uniforms = *target.uniforms;
@@ -210,6 +219,18 @@ graph::ImageHandle FrameComposer::add(graph::FrameGraph& graph, const FrameTarge
   } else {
     color = add_view(graph, target, Side::Whole, sky, frame, sun_shadow).color;
   }
+  return tonemap_.add(graph, color, target.output, exposure);
+}
+
+graph::ImageHandle FrameComposer::add_traced(graph::FrameGraph& graph, const FrameTarget& target, float exposure) {
+  const size_t i = *traced_stage_;
+  const sim::TracedImageStage& stage = *stages_.traced_image(i);
+  const SharedBuffer& shared = stages_.published(i, target.slot);
+  const graph::NameScope scope(graph, stages_.facts(i).name);
+  // The CPU backend wrote the image before the submission.
+  const graph::BufferHandle image =
+      graph.import_buffer("image", {shared.buffer(), shared.size(), graph::Access::HostWrite, graph::Access::HostWrite});
+  const graph::ImageHandle color = traced_->add(graph, {image, stage.width(), stage.height()}, target.extent);
   return tonemap_.add(graph, color, target.output, exposure);
 }
 

@@ -25,6 +25,7 @@
 #include "passes/mip/mip_display_pass.h"
 #include "passes/mip/mip_renderer.h"
 #include "passes/particles/particles_pass.h"
+#include "passes/raytrace/traced_image_pass.h"
 #include "passes/sky/sky_pass.h"
 #include "passes/solids/solids_pass.h"
 #include "passes/split/split_pass.h"
@@ -110,6 +111,10 @@ class FrameComposer {
     passes::MipDisplayPass display;
   };
   std::unique_ptr<Mip> mip_;
+  // A scene with a traced-image stage draws that stage's frame and nothing else.
+  std::optional<size_t> traced_stage_;
+  std::unique_ptr<passes::TracedImagePass> traced_;
+  graph::ImageHandle add_traced(graph::FrameGraph& graph, const FrameTarget& target, float exposure);
   graph::ImageHandle add_mip(graph::FrameGraph& graph, const FrameTarget& target);
 };
 

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "engine/app/ballistic_settings.h"
+#include "engine/app/caustics_pool_settings.h"
 #include "engine/app/levelset_settings.h"
 #include "engine/app/segment_settings.h"
 #include "engine/app/sph_settings.h"
@@ -10,6 +11,7 @@
 #include "sim/ballistic/ballistic_stage.h"
 #include "sim/levelset/levelset_stage.h"
 #include "sim/levelset/segmentation_stage.h"
+#include "sim/raytrace/caustics_pool_stage.h"
 #include "sim/sph/sph_stage.h"
 
 namespace meniscus {
@@ -71,6 +73,14 @@ const std::vector<StageType>& stage_types() {
           sim::SimBackend backend, const Context& context) -> std::unique_ptr<sim::Stage> {
          return std::make_unique<sim::levelset::SegmentationStage>(read_segment_settings(c.params, scene), backend,
                                                                    context);
+       }},
+      {"caustics_pool", sim::StageOutput::TracedImage, "", sim::StageOutput::Particles,
+       [](const StageConfig& c, const Scene&, std::span<const StageFacts>, StageFacts&) {
+         read_caustics_pool_settings(c.params);
+       },
+       [](const StageConfig& c, const Scene&, std::span<const StageFacts>, const StageFacts&, sim::SimBackend backend,
+          const Context&) -> std::unique_ptr<sim::Stage> {
+         return sim::raytrace::make_caustics_pool_stage(read_caustics_pool_settings(c.params), backend);
        }},
   };
   return types;

@@ -16,10 +16,9 @@ double ms_since(Clock::time_point start) {
 }  // namespace
 
 StageSet::StageSet(const Context& context, const Scene& scene, sim::SimBackend backend, uint32_t slots)
-    : context_(context), backend_(backend), stages_(make_stages(scene, backend, context)), particle_buffers_(slots) {
-  for (auto& buffers : particle_buffers_)
-    for (size_t i = 0; i < stages_.size(); ++i)
-      buffers.push_back(particles(i) ? make_particle_buffer(*particles(i), i) : nullptr);
+    : context_(context), backend_(backend), stages_(make_stages(scene, backend, context)), published_(slots) {
+  for (auto& buffers : published_)
+    for (size_t i = 0; i < stages_.size(); ++i) buffers.push_back(make_buffer(i));
 }
 
 sim::ParticleStage* StageSet::particles(size_t i) const {
@@ -33,16 +32,33 @@ sim::levelset::LevelSetStage* StageSet::level_set(size_t i) const {
              : nullptr;
 }
 
-std::unique_ptr<SharedBuffer> StageSet::make_particle_buffer(const sim::ParticleStage& stage, size_t i) const {
-  const std::string name = stages_[i].facts.name + ".particles";
-  return std::make_unique<SharedBuffer>(context_, std::max<size_t>(stage.capacity(), 1) * sizeof(sim::Particle),
+sim::TracedImageStage* StageSet::traced_image(size_t i) const {
+  return stages_[i].facts.output == sim::StageOutput::TracedImage
+             ? static_cast<sim::TracedImageStage*>(stages_[i].stage.get())
+             : nullptr;
+}
+
+std::unique_ptr<SharedBuffer> StageSet::make_buffer(size_t i) const {
+  size_t bytes = 0;
+  std::string name = stages_[i].facts.name;
+  if (const sim::ParticleStage* p = particles(i)) {
+    bytes = std::max<size_t>(p->capacity(), 1) * sizeof(sim::Particle);
+    name += ".particles";
+  } else if (const sim::TracedImageStage* t = traced_image(i)) {
+    bytes = size_t(t->width()) * t->height() * sizeof(sim::TracedPixel);
+    name += ".image";
+  } else {
+    return nullptr;
+  }
+  const sim::Stage& stage = *stages_[i].stage;
+  return std::make_unique<SharedBuffer>(context_, bytes,
                                         stage.backend() == sim::SimBackend::Cuda ? SharedMemory::Cuda : SharedMemory::Host,
                                         name.c_str());
 }
 
 std::vector<profile::StageSample> StageSet::advance(uint32_t slot, double dt) {
   std::vector<profile::StageSample> samples;
-  auto& buffers = particle_buffers_[slot];
+  auto& buffers = published_[slot];
   for (size_t i = 0; i < stages_.size(); ++i) {
     sim::Stage& stage = *stages_[i].stage;
     const auto start = Clock::now();
@@ -55,10 +71,11 @@ std::vector<profile::StageSample> StageSet::advance(uint32_t slot, double dt) {
       // A reset with smaller particles needs bigger buffers: rare, so simply idle the device.
       if (buffers[i]->size() < p->capacity() * sizeof(sim::Particle)) {
         context_.wait_idle();
-        for (auto& slot_buffers : particle_buffers_) slot_buffers[i] = make_particle_buffer(*p, i);
+        for (auto& slot_buffers : published_) slot_buffers[i] = make_buffer(i);
       }
       p->write(*buffers[i]);
     }
+    if (sim::TracedImageStage* t = traced_image(i)) t->write(*buffers[i]);
     // CUDA stages report their kernels' time from CUDA events; CPU stages their wall time.
     samples.push_back({stages_[i].facts.name, sim::backend_name(stage.backend()), stage.device_ms().value_or(ms_since(start))});
   }
@@ -69,7 +86,7 @@ void StageSet::add_waits(uint32_t slot, std::vector<VkSemaphoreSubmitInfo>& wait
   for (size_t i = 0; i < stages_.size(); ++i) {
     const sim::ParticleStage* p = particles(i);
     if (!p) continue;
-    if (auto w = p->gpu_wait(*particle_buffers_[slot][i])) {
+    if (auto w = p->gpu_wait(*published_[slot][i])) {
       VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
       wait.semaphore = w->semaphore;
       wait.value = w->value;

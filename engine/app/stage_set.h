@@ -13,6 +13,7 @@
 #include "engine/interop/shared_buffer.h"
 #include "engine/profile/timing_log.h"
 #include "sim/common/particle_stage.h"
+#include "sim/common/traced_image_stage.h"
 #include "sim/levelset/levelset_stage.h"
 
 namespace meniscus {
@@ -30,11 +31,12 @@ class StageSet {
   // The stage as its output kind, or null when it outputs another kind.
   sim::ParticleStage* particles(size_t i) const;
   sim::levelset::LevelSetStage* level_set(size_t i) const;
+  sim::TracedImageStage* traced_image(size_t i) const;
 
-  // Particle stage i's buffer in `slot`, and how the frame graph imports it: a CUDA stage's
-  // writes are ordered by the timeline wait the submission carries (add_waits), a CPU stage's
-  // by the host write before the submission.
-  const SharedBuffer& particle_buffer(size_t i, uint32_t slot) const { return *particle_buffers_[slot][i]; }
+  // What stage i (particles or a traced image) published into `slot`'s buffer, and how the
+  // frame graph imports it: a CUDA stage's writes are ordered by the timeline wait the
+  // submission carries (add_waits), a CPU stage's by the host write before the submission.
+  const SharedBuffer& published(size_t i, uint32_t slot) const { return *published_[slot][i]; }
 
   // Steps every stage by `dt` seconds and publishes into `slot`'s buffers, whose previous frame
   // has completed. Returns each stage's time (device time when the stage measures it).
@@ -44,13 +46,14 @@ class StageSet {
   void add_waits(uint32_t slot, std::vector<VkSemaphoreSubmitInfo>& waits) const;
 
  private:
-  std::unique_ptr<SharedBuffer> make_particle_buffer(const sim::ParticleStage& stage, size_t i) const;
+  // Null for a stage that publishes into no buffer (a level set).
+  std::unique_ptr<SharedBuffer> make_buffer(size_t i) const;
 
   const Context& context_;
   sim::SimBackend backend_;
   std::vector<StageInstance> stages_;
-  // [slot][stage]: null for stages that publish no particles.
-  std::vector<std::vector<std::unique_ptr<SharedBuffer>>> particle_buffers_;
+  // [slot][stage]: null for stages that publish into no buffer.
+  std::vector<std::vector<std::unique_ptr<SharedBuffer>>> published_;
 };
 
 }  // namespace meniscus

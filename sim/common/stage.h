@@ -23,6 +23,7 @@ namespace meniscus::sim {
 enum class StageOutput {
   Particles,  // sim::Particle records in a SharedBuffer (ParticleStage)
   LevelSet,   // a sparse level set, drawn from its cube records (sim/levelset/levelset_stage.h)
+  TracedImage,  // a ray-traced frame in a SharedBuffer (sim/common/traced_image_stage.h)
 };
 
 const char* stage_output_name(StageOutput kind);  // "particles", "level set"

@@ -84,16 +84,25 @@ class Tracer {
     ++counters_.shadow;
     const bool lit = !s_.surface->any({p + kEpsilon * glm::vec3(0, 1, 0), to_sun_});
     float sun = lit ? to_sun_.y : 0.0f;
-    if (s_.caustics) sun += caustic_at(p) * to_sun_.y;
+    // The caustic is already irradiance on the floor (photons carry the beam's power per
+    // horizontal area): no second cosine.
+    if (s_.caustics) sun += caustic_at(p);
     return albedo * (s_.ambient + sun * s_.sun_colour);
   }
 
-  // The caustic image's irradiance (relative to the sun's, nearest pixel), 0 off its grid.
+  // The caustic image's irradiance (relative to the sun's), bilinear between the estimates at
+  // its pixel centres (clamped at its edges), 0 off its grid.
   float caustic_at(const glm::vec3& p) const {
     const photon::FloorGrid& g = s_.caustics->grid;
     const float u = (p.x - g.min.x) / (g.max.x - g.min.x), v = (p.z - g.min.y) / (g.max.y - g.min.y);
     if (!(u >= 0.0f && u < 1.0f && v >= 0.0f && v < 1.0f)) return 0.0f;
-    return s_.caustics->at(uint32_t(u * g.width), uint32_t(v * g.height));
+    const float x = std::clamp(u * float(g.width) - 0.5f, 0.0f, float(g.width - 1));
+    const float z = std::clamp(v * float(g.height) - 0.5f, 0.0f, float(g.height - 1));
+    const uint32_t x0 = uint32_t(x), z0 = uint32_t(z);
+    const uint32_t x1 = std::min(x0 + 1, g.width - 1), z1 = std::min(z0 + 1, g.height - 1);
+    const float fx = x - float(x0), fz = z - float(z0);
+    const photon::CausticImage& c = *s_.caustics;
+    return (1.0f - fz) * ((1.0f - fx) * c.at(x0, z0) + fx * c.at(x1, z0)) + fz * ((1.0f - fx) * c.at(x0, z1) + fx * c.at(x1, z1));
   }
 
   glm::vec3 sky(const glm::vec3& direction) const {

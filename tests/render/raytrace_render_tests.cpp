@@ -1,0 +1,35 @@
+// The caustics pool through the frame graph: the stage traces on the CPU into its shared
+// buffer, raytrace.composite draws it and the tonemap finishes it. The CPU tracer is
+// deterministic for any thread count, so each frame is a function of the scene and its time.
+#include <catch2/catch.hpp>
+
+#include "engine/app/capture.h"
+#include "tests/render/image_compare.h"
+
+namespace meniscus {
+namespace {
+
+CaptureResult capture_pool(uint32_t frames) {
+  CaptureOptions options;
+  options.scene = std::filesystem::path(MENISCUS_SOURCE_DIR) / "scenes/caustics_pool.toml";
+  options.width = 320;
+  options.height = 180;
+  options.frames = frames;
+  options.sim = "cpu";
+  options.validation = true;
+  return capture(options);
+}
+
+}  // namespace
+
+TEST_CASE("caustics pool scene matches its golden, moves with time and is the same every run", "[render][raytrace]") {
+  const CaptureResult third = capture_pool(3);
+  CHECK(third.validation_errors == 0);
+  const std::string failure = testing::check_golden("caustics_pool", third.image);
+  INFO(failure);
+  CHECK(failure.empty());
+  CHECK(capture_pool(3).image.pixels == third.image.pixels);
+  CHECK(capture_pool(1).image.pixels != third.image.pixels);  // the waves, and their caustic, moved
+}
+
+}  // namespace meniscus

@@ -1,0 +1,90 @@
+// The caustics pool's frame: a closed water mesh of the expected size rebuilt at every time, a
+// caustic on the floor under the waves that the photons put there, an image that moves with
+// the waves and is the same for any thread count; the stage's settings checked and its missing
+// CUDA backend named.
+#include <catch2/catch.hpp>
+#include <tbb/global_control.h>
+
+#include <cmath>
+#include <glm/exponential.hpp>
+
+#include "engine/core/error.h"
+#include "sim/raytrace/caustics_pool.h"
+#include "sim/raytrace/caustics_pool_stage.h"
+
+namespace meniscus::sim::raytrace {
+namespace {
+
+PoolParams small_pool() {
+  PoolParams p;
+  p.grid = 24;
+  p.photons = 40000;
+  p.caustic_resolution = 48;
+  p.trace = {96, 54, 2};
+  return p;
+}
+
+double difference(const TraceImage& a, const TraceImage& b) {
+  double sum = 0;
+  for (size_t i = 0; i < a.rgb.size(); ++i)
+    for (int c = 0; c < 3; ++c) sum += std::abs(double(a.rgb[i][c]) - double(b.rgb[i][c]));
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("caustics pool: a closed water block every frame, photons through it, an image that moves with time",
+          "[raytrace]") {
+  const PoolParams p = small_pool();
+  const PoolFrame first = render_pool(p, 0.0);
+  // The top and the bottom (2 n^2 each) and four walls of n quads (2 n each).
+  CHECK(first.stats.triangles == 4 * p.grid * p.grid + 8 * p.grid);
+  CHECK(first.stats.photons_stored > p.photons / 2);  // the sun's beam is aimed at the pool
+  CHECK(first.stats.sah_cost > 0.0);
+  CHECK(first.image.stats.hits > 0);
+  const PoolFrame later = render_pool(p, 0.5);
+  CHECK(difference(first.image, later.image) > 0.0);
+  tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+  CHECK(difference(render_pool(p, 0.5).image, later.image) == 0.0);
+}
+
+TEST_CASE("caustics pool: under still water and an overhead sun the floor gets the sun less two Fresnel losses",
+          "[raytrace]") {
+  // A flat top bends nothing aside: the photons cross the top and the bottom face and land
+  // under where they entered, so the caustic is the sun times two normal-incidence
+  // transmissions, 1 - ((n - 1) / (n + 1))^2 each. The camera looks straight down at a light
+  // tile's middle through the same two faces and 0.5 m of water, and sees that floor.
+  PoolParams p = small_pool();
+  p.wave_height = 0.0f;
+  p.sun_elevation_degrees = 90.0f;
+  p.photons = 400000;
+  p.photon_neighbours = 256;  // about 6% noise per estimate, less after the bilinear blend
+  p.trace = {9, 9, 2};
+  p.camera = {{0.125f, 3.0f, 0.126f}, {0.125f, 0.0f, 0.125f}, 1.0f};
+  const PoolFrame frame = render_pool(p, 0.0);
+  const glm::vec3 seen = frame.image.rgb[4 * 9 + 4];
+  const TraceScene defaults;
+  const float r = std::pow((defaults.ior - 1.0f) / (defaults.ior + 1.0f), 2.0f), t = 1.0f - r;
+  const glm::vec3 floor = defaults.floor_light * (defaults.ambient + t * t * defaults.sun_colour);
+  const glm::vec3 expected = floor * t * t * glm::exp(-defaults.absorption * p.depth);
+  for (int c = 0; c < 3; ++c) {
+    INFO("channel " << c << ": seen " << seen[c] << ", expected " << expected[c]);
+    CHECK(std::abs(seen[c] - expected[c]) < 0.08f * expected[c]);
+  }
+}
+
+TEST_CASE("caustics pool stage: bad settings name their field; the CUDA backend says it is not built", "[raytrace]") {
+  PoolParams p = small_pool();
+  p.grid = 1;
+  CHECK_THROWS_WITH(make_caustics_pool_stage(p, SimBackend::Cpu), Catch::Contains("grid"));
+  p = small_pool();
+  p.wave_height = p.depth;
+  CHECK_THROWS_WITH(make_caustics_pool_stage(p, SimBackend::Cpu), Catch::Contains("wave_height"));
+  CHECK_THROWS_AS(make_caustics_pool_stage(small_pool(), SimBackend::Cuda), DeviceError);
+  const auto stage = make_caustics_pool_stage(small_pool(), SimBackend::Cpu);
+  CHECK(stage->width() == 96);
+  CHECK(stage->output() == StageOutput::TracedImage);
+  CHECK(!stage->controls().empty());
+}
+
+}  // namespace meniscus::sim::raytrace

@@ -3,15 +3,15 @@
 #include <functional>
 
 #include "engine/app/ballistic_settings.h"
-#include "engine/app/caustics_pool_settings.h"
 #include "engine/app/levelset_settings.h"
+#include "engine/app/refraction_settings.h"
 #include "engine/app/segment_settings.h"
 #include "engine/app/sph_settings.h"
 #include "passes/solids/solids_of_sph.h"
 #include "sim/ballistic/ballistic_stage.h"
 #include "sim/levelset/levelset_stage.h"
 #include "sim/levelset/segmentation_stage.h"
-#include "sim/raytrace/caustics_pool_stage.h"
+#include "sim/raytrace/refraction_stages.h"
 #include "sim/sph/sph_stage.h"
 
 namespace meniscus {
@@ -81,6 +81,15 @@ const std::vector<StageType>& stage_types() {
        [](const StageConfig& c, const Scene&, std::span<const StageFacts>, const StageFacts&, sim::SimBackend backend,
           const Context&) -> std::unique_ptr<sim::Stage> {
          return sim::raytrace::make_caustics_pool_stage(read_caustics_pool_settings(c.params), backend);
+       }},
+      {"refracting_mesh", sim::StageOutput::TracedImage, "", sim::StageOutput::Particles,
+       [](const StageConfig& c, const Scene&, std::span<const StageFacts>, StageFacts&) {
+         read_refracting_mesh_settings(c.params);
+       },
+       [](const StageConfig& c, const Scene&, std::span<const StageFacts>, const StageFacts&, sim::SimBackend backend,
+          const Context&) -> std::unique_ptr<sim::Stage> {
+         const RefractingMeshSettings s = read_refracting_mesh_settings(c.params);
+         return sim::raytrace::make_spinning_mesh_stage(sim::read_mesh(s.mesh), s.params, s.mesh, backend);
        }},
   };
   return types;

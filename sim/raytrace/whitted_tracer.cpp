@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 
+#include <glm/common.hpp>
 #include <glm/exponential.hpp>
 #include <glm/trigonometric.hpp>
 #include <glm/geometric.hpp>
@@ -44,7 +45,9 @@ class Tracer {
     if (hit_surface) *hit_surface = hit.hit();
     // The floor wins a tie: water standing on it meets it there.
     if (hit.hit() && hit.t < t_floor) return through_surface(ray, hit, depth, inside);
-    const glm::vec3 seen = std::isfinite(t_floor) && t_floor > 0.0f ? floor(ray.origin + t_floor * ray.direction) : sky(ray.direction);
+    const glm::vec3 seen = std::isfinite(t_floor) && t_floor > 0.0f
+                               ? floor(ray.origin + t_floor * ray.direction, footprint(ray, t_floor))
+                               : sky(ray.direction);
     return inside ? seen * absorbed(std::isfinite(t_floor) ? t_floor : 0.0f) : seen;
   }
 
@@ -56,6 +59,19 @@ class Tracer {
     glm::vec3 normal = glm::normalize(glm::cross(b - a, c - a));
     const glm::vec3 d = glm::normalize(ray.direction);
     if (glm::dot(normal, d) > 0.0f) normal = -normal;
+    // Secondary rays start off the true face (`offset`); they leave by the shading normal,
+    // unless it faces away from the ray, where the face's own is the only sensible one.
+    const glm::vec3 offset = normal;
+    if (!s_.normals.empty()) {
+      const uint32_t* corner = &s_.indices[3 * t];
+      const glm::vec3 smooth = (1.0f - hit.u - hit.v) * s_.normals[corner[0]] + hit.u * s_.normals[corner[1]] +
+                               hit.v * s_.normals[corner[2]];
+      const float length = glm::length(smooth);
+      if (length > 0.0f) {
+        const glm::vec3 facing = glm::dot(smooth, normal) < 0.0f ? -smooth / length : smooth / length;
+        if (glm::dot(facing, d) < 0.0f) normal = facing;
+      }
+    }
     const glm::vec3 point = ray.origin + hit.t * ray.direction;
     const float travelled = hit.t * glm::length(ray.direction);
     const glm::vec3 attenuation = inside ? absorbed(travelled) : glm::vec3(1.0f);
@@ -64,11 +80,11 @@ class Tracer {
     const float reflectance = fresnel_reflectance(cos_i, eta);
     const glm::vec3 reflected = d + 2.0f * cos_i * normal;
     if (depth >= max_depth_) return attenuation * sky(reflectance >= 1.0f ? reflected : d);
-    glm::vec3 colour = reflectance * follow(point + kEpsilon * normal, reflected, depth, inside);
+    glm::vec3 colour = reflectance * follow(point + kEpsilon * offset, reflected, depth, inside);
     if (reflectance < 1.0f) {
       const float cos_t = std::sqrt(1.0f - eta * eta * (1.0f - cos_i * cos_i));
       const glm::vec3 refracted = eta * d + (eta * cos_i - cos_t) * normal;
-      colour += (1.0f - reflectance) * follow(point - kEpsilon * normal, refracted, depth, !inside);
+      colour += (1.0f - reflectance) * follow(point - kEpsilon * offset, refracted, depth, !inside);
     }
     return attenuation * colour;
   }
@@ -78,9 +94,23 @@ class Tracer {
     return radiance({origin, direction}, depth + 1, inside, nullptr);
   }
 
-  glm::vec3 floor(const glm::vec3& p) const {
+  // The size of a pixel's footprint on the floor where `ray` meets it at `t`: the primary
+  // pixel's angle times the distance (an underestimate after a bounce), stretched by the
+  // grazing angle (the geometric mean of the ellipse's axes).
+  float footprint(const Ray& ray, float t) const {
+    const float length = glm::length(ray.direction);
+    const float cos_incidence = std::max(std::abs(ray.direction.y) / length, 0.02f);
+    return pixel_angle_ * t * length / std::sqrt(cos_incidence);
+  }
+
+  // One sample per pixel cannot resolve tiles smaller than the pixel's footprint, and a distant
+  // checker turns to moiré: the checker fades to its mean as the footprint grows from a fifth
+  // of a tile to three fifths.
+  glm::vec3 floor(const glm::vec3& p, float footprint) const {
     const int cell = int(std::floor(p.x / s_.floor_tile)) + int(std::floor(p.z / s_.floor_tile));
-    const glm::vec3 albedo = (cell & 1) ? s_.floor_dark : s_.floor_light;
+    const float fade = glm::smoothstep(0.2f, 0.6f, footprint / s_.floor_tile);
+    const glm::vec3 albedo =
+        glm::mix((cell & 1) ? s_.floor_dark : s_.floor_light, 0.5f * (s_.floor_dark + s_.floor_light), fade);
     ++counters_.shadow;
     const bool lit = !s_.surface->any({p + kEpsilon * glm::vec3(0, 1, 0), to_sun_});
     float sun = lit ? to_sun_.y : 0.0f;
@@ -118,12 +148,14 @@ class Tracer {
 
  public:
   uint32_t max_depth_ = 2;
+  float pixel_angle_ = 0.0f;  // radians per pixel of the primary rays
 };
 
 }  // namespace
 
 TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) {
   if (params.width == 0 || params.height == 0) throw InputError("ray tracer: the image is empty");
+  if (params.supersample < 1 || params.supersample > 8) throw InputError("ray tracer: supersample must be 1..8");
   if (!scene.surface) throw InputError("ray tracer: no surface to trace");
   const glm::vec3 forward_raw = camera.target - camera.eye;
   if (!(glm::length(forward_raw) > 0.0f) || !(camera.fov_y_degrees > 0.0f && camera.fov_y_degrees < 180.0f))
@@ -144,18 +176,25 @@ TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const
   std::atomic<uint64_t> hits{0};
   Tracer tracer(scene, counters);
   tracer.max_depth_ = params.max_bounces;
+  const uint32_t n = params.supersample;
+  tracer.pixel_angle_ = 2.0f * half_height / float(params.height * n);
   tbb::parallel_for(uint32_t(0), params.height, [&](uint32_t y) {
     uint64_t row_hits = 0;
     for (uint32_t x = 0; x < params.width; ++x) {
-      const float u = ((x + 0.5f) / params.width * 2.0f - 1.0f) * half_width;
-      const float v = (1.0f - (y + 0.5f) / params.height * 2.0f) * half_height;
-      bool hit = false;
-      image.rgb[size_t(y) * params.width + x] = tracer.radiance({camera.eye, forward + u * right + v * up}, 0, false, &hit);
-      row_hits += hit;
+      glm::vec3 sum(0.0f);
+      for (uint32_t sy = 0; sy < n; ++sy)
+        for (uint32_t sx = 0; sx < n; ++sx) {
+          const float u = ((x + (sx + 0.5f) / n) / params.width * 2.0f - 1.0f) * half_width;
+          const float v = (1.0f - (y + (sy + 0.5f) / n) / params.height * 2.0f) * half_height;
+          bool hit = false;
+          sum += tracer.radiance({camera.eye, forward + u * right + v * up}, 0, false, &hit);
+          row_hits += hit;
+        }
+      image.rgb[size_t(y) * params.width + x] = sum / float(n * n);
     }
     hits += row_hits;
   });
-  image.stats.primary = uint64_t(params.width) * params.height;
+  image.stats.primary = uint64_t(params.width) * params.height * n * n;
   image.stats.secondary = counters.secondary;
   image.stats.shadow = counters.shadow;
   image.stats.hits = hits;

@@ -26,6 +26,9 @@ struct TraceScene {
   const Intersector* surface = nullptr;  // the refracting mesh (a closed one: crossings toggle inside)
   std::span<const glm::vec3> vertices;    // its triangles, for their normals
   std::span<const uint32_t> indices;
+  // Per-vertex normals for smooth shading (a scanned mesh), interpolated at the hit and used
+  // for the Fresnel terms and the reflected and refracted directions; empty: each triangle's own.
+  std::span<const glm::vec3> normals;
   float ior = 1.33f;
   glm::vec3 absorption{0.45f, 0.09f, 0.06f};  // per unit length inside (water: red goes first)
   float floor_y = 0.0f;
@@ -47,6 +50,7 @@ struct TraceCamera {
 struct TraceParams {
   uint32_t width = 256, height = 256;
   uint32_t max_bounces = 2;  // secondary rays per path, each level splitting into reflection and refraction
+  uint32_t supersample = 1;  // n x n primary rays per pixel on a regular grid, averaged
 };
 
 struct TraceStats {

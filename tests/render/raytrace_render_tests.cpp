@@ -1,4 +1,4 @@
-// The caustics pool through the frame graph: the stage traces on the CPU into its shared
+// The refraction scenes through the frame graph: the stage traces on the CPU into its shared
 // buffer, raytrace.composite draws it and the tonemap finishes it. The CPU tracer is
 // deterministic for any thread count, so each frame is a function of the scene and its time.
 #include <catch2/catch.hpp>
@@ -9,9 +9,9 @@
 namespace meniscus {
 namespace {
 
-CaptureResult capture_pool(uint32_t frames) {
+CaptureResult capture_scene(const char* scene, uint32_t frames) {
   CaptureOptions options;
-  options.scene = std::filesystem::path(MENISCUS_SOURCE_DIR) / "scenes/caustics_pool.toml";
+  options.scene = std::filesystem::path(MENISCUS_SOURCE_DIR) / scene;
   options.width = 320;
   options.height = 180;
   options.frames = frames;
@@ -19,6 +19,8 @@ CaptureResult capture_pool(uint32_t frames) {
   options.validation = true;
   return capture(options);
 }
+
+CaptureResult capture_pool(uint32_t frames) { return capture_scene("scenes/caustics_pool.toml", frames); }
 
 }  // namespace
 
@@ -30,6 +32,18 @@ TEST_CASE("caustics pool scene matches its golden, moves with time and is the sa
   CHECK(failure.empty());
   CHECK(capture_pool(3).image.pixels == third.image.pixels);
   CHECK(capture_pool(1).image.pixels != third.image.pixels);  // the waves, and their caustic, moved
+}
+
+}  // namespace meniscus
+
+namespace meniscus {
+
+TEST_CASE("refracting Lucy scene matches its golden", "[render][raytrace][data]") {
+  const CaptureResult result = capture_scene("scenes/refracting_lucy.toml", 2);
+  CHECK(result.validation_errors == 0);
+  const std::string failure = testing::check_golden("refracting_lucy", result.image);
+  INFO(failure);
+  CHECK(failure.empty());
 }
 
 }  // namespace meniscus

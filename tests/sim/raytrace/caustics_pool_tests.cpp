@@ -6,11 +6,12 @@
 #include <tbb/global_control.h>
 
 #include <cmath>
+#include <glm/common.hpp>
 #include <glm/exponential.hpp>
 
 #include "engine/core/error.h"
 #include "sim/raytrace/caustics_pool.h"
-#include "sim/raytrace/caustics_pool_stage.h"
+#include "sim/raytrace/refraction_stages.h"
 
 namespace meniscus::sim::raytrace {
 namespace {
@@ -18,9 +19,9 @@ namespace {
 PoolParams small_pool() {
   PoolParams p;
   p.grid = 24;
-  p.photons = 40000;
-  p.caustic_resolution = 48;
-  p.trace = {96, 54, 2};
+  p.view.photons = 40000;
+  p.view.caustic_resolution = 48;
+  p.view.trace = {96, 54, 2};
   return p;
 }
 
@@ -36,13 +37,13 @@ double difference(const TraceImage& a, const TraceImage& b) {
 TEST_CASE("caustics pool: a closed water block every frame, photons through it, an image that moves with time",
           "[raytrace]") {
   const PoolParams p = small_pool();
-  const PoolFrame first = render_pool(p, 0.0);
+  const RefractionFrame first = render_pool(p, 0.0);
   // The top and the bottom (2 n^2 each) and four walls of n quads (2 n each).
   CHECK(first.stats.triangles == 4 * p.grid * p.grid + 8 * p.grid);
-  CHECK(first.stats.photons_stored > p.photons / 2);  // the sun's beam is aimed at the pool
+  CHECK(first.stats.photons_stored > p.view.photons / 2);  // the sun's beam is aimed at the pool
   CHECK(first.stats.sah_cost > 0.0);
   CHECK(first.image.stats.hits > 0);
-  const PoolFrame later = render_pool(p, 0.5);
+  const RefractionFrame later = render_pool(p, 0.5);
   CHECK(difference(first.image, later.image) > 0.0);
   tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
   CHECK(difference(render_pool(p, 0.5).image, later.image) == 0.0);
@@ -56,12 +57,12 @@ TEST_CASE("caustics pool: under still water and an overhead sun the floor gets t
   // tile's middle through the same two faces and 0.5 m of water, and sees that floor.
   PoolParams p = small_pool();
   p.wave_height = 0.0f;
-  p.sun_elevation_degrees = 90.0f;
-  p.photons = 400000;
-  p.photon_neighbours = 256;  // about 6% noise per estimate, less after the bilinear blend
-  p.trace = {9, 9, 2};
-  p.camera = {{0.125f, 3.0f, 0.126f}, {0.125f, 0.0f, 0.125f}, 1.0f};
-  const PoolFrame frame = render_pool(p, 0.0);
+  p.view.sun_elevation_degrees = 90.0f;
+  p.view.photons = 400000;
+  p.view.photon_neighbours = 256;  // about 6% noise per estimate, less after the bilinear blend
+  p.view.trace = {9, 9, 2};
+  p.view.camera = {{0.125f, 3.0f, 0.126f}, {0.125f, 0.0f, 0.125f}, 1.0f};
+  const RefractionFrame frame = render_pool(p, 0.0);
   const glm::vec3 seen = frame.image.rgb[4 * 9 + 4];
   const TraceScene defaults;
   const float r = std::pow((defaults.ior - 1.0f) / (defaults.ior + 1.0f), 2.0f), t = 1.0f - r;
@@ -85,6 +86,40 @@ TEST_CASE("caustics pool stage: bad settings name their field; the CUDA backend 
   CHECK(stage->width() == 96);
   CHECK(stage->output() == StageOutput::TracedImage);
   CHECK(!stage->controls().empty());
+}
+
+}  // namespace meniscus::sim::raytrace
+
+namespace meniscus::sim::raytrace {
+
+TEST_CASE("spinning mesh: stood up on its axis, scaled to its height, turning about the vertical", "[raytrace]") {
+  // A box 2 x 4 x 8 along x, y, z, z up: after standing it up it is 1 m tall, 0.25 x 0.5 wide.
+  TriangleMesh box;
+  for (int i = 0; i < 8; ++i) box.vertices.push_back({float(i & 1) * 2.0f, float((i >> 1) & 1) * 4.0f, float(i >> 2) * 8.0f});
+  box.triangles = {{0, 1, 3}, {0, 3, 2}, {4, 6, 7}, {4, 7, 5}, {0, 4, 5}, {0, 5, 1},
+                   {2, 3, 7}, {2, 7, 6}, {0, 2, 6}, {0, 6, 4}, {1, 5, 7}, {1, 7, 3}};
+  SpinningMeshParams params;
+  params.up_axis = 2;
+  params.spin_degrees_per_second = 90.0f;
+  const SpinningMesh spinning(box, params, "box");
+  const photon::TriangleSoup rest = spinning.at(0.0), quarter = spinning.at(1.0);
+  glm::vec3 lo(INFINITY), hi(-INFINITY);
+  for (const glm::vec3& v : rest.vertices) lo = glm::min(lo, v), hi = glm::max(hi, v);
+  CHECK(lo.y == 0.0f);
+  CHECK(hi.y == Approx(1.0f));
+  CHECK(hi.x - lo.x == Approx(0.5f));   // the mesh's y (4) is now x
+  CHECK(hi.z - lo.z == Approx(0.25f));  // its x (2) is now z: a rotation, not a mirror
+  CHECK(lo.x == Approx(-hi.x));         // centred over the origin
+  // A quarter turn later x and z have swapped extents; every vertex moved, none rose or fell.
+  glm::vec3 qlo(INFINITY), qhi(-INFINITY);
+  for (size_t i = 0; i < quarter.vertices.size(); ++i) {
+    qlo = glm::min(qlo, quarter.vertices[i]), qhi = glm::max(qhi, quarter.vertices[i]);
+    CHECK(quarter.vertices[i].y == rest.vertices[i].y);
+  }
+  CHECK(qhi.x - qlo.x == Approx(0.25f));
+  CHECK(qhi.z - qlo.z == Approx(0.5f));
+  CHECK_THROWS_WITH(SpinningMesh(TriangleMesh{}, params, "empty.ply"), Catch::Contains("empty.ply"));
+  CHECK_THROWS_AS(make_spinning_mesh_stage(box, params, "box", SimBackend::Cuda), DeviceError);
 }
 
 }  // namespace meniscus::sim::raytrace

@@ -108,4 +108,15 @@ preview "$tmp/deep.toml" 9/7 2
 expect 2 "field 'pass.surface.preview.levels': $tmp/ok.nii allows at most 1 levels" capture "$tmp/deep.toml" --size 64x64 --frames 1
 preview "$tmp/nowavelet.toml" 9-7 1
 expect 2 "field 'pass.surface.preview.wavelet'" capture "$tmp/nowavelet.toml" --size 64x64 --frames 1
+# The refraction stages: a setting out of range names its field; a mesh that is not there, or
+# holds no triangles (a point cloud), names the mesh file.
+printf 'name = "pool"\n[[stage]]\ntype = "caustics_pool"\ngrid = 1\n' >"$tmp/pool.toml"
+expect 2 "field 'stage[0].grid'" capture "$tmp/pool.toml" --size 64x64 --frames 1
+printf 'name = "pool"\n[[stage]]\ntype = "caustics_pool"\neye = [0, 1, 0]\ntarget = [0, 1, 0]\n' >"$tmp/eye.toml"
+expect 2 "field 'stage[0].target': must differ from eye" capture "$tmp/eye.toml" --size 64x64 --frames 1
+printf 'name = "glass"\n[[stage]]\ntype = "refracting_mesh"\nmesh = "%s"\n' "$tmp/absent.ply" >"$tmp/glass.toml"
+expect 2 "absent.ply" capture "$tmp/glass.toml" --size 64x64 --frames 1
+printf "ply\nformat ascii 1.0\nelement vertex 1\n${xyz}end_header\n0 0 0\n" >"$tmp/point.ply"
+printf 'name = "glass"\n[[stage]]\ntype = "refracting_mesh"\nmesh = "%s"\n' "$tmp/point.ply" >"$tmp/point.toml"
+expect 2 "point.ply: no triangles to trace" capture "$tmp/point.toml" --size 64x64 --frames 1
 exit $failures

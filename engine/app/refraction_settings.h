@@ -1,0 +1,21 @@
+#pragma once
+// Reads a scene's [[stage]] tables of the refraction scenes (sim/raytrace/refraction_stages.h):
+// type = "caustics_pool" and type = "refracting_mesh". InputError naming the file, line and
+// field for a bad value.
+#include <string>
+
+#include "engine/app/param_table.h"
+#include "sim/raytrace/caustics_pool.h"
+#include "sim/raytrace/spinning_mesh.h"
+
+namespace meniscus {
+
+sim::raytrace::PoolParams read_caustics_pool_settings(const ParamTable& table);
+
+struct RefractingMeshSettings {
+  std::string mesh;  // the file, resolved (engine/app/data_path.h)
+  sim::raytrace::SpinningMeshParams params;
+};
+RefractingMeshSettings read_refracting_mesh_settings(const ParamTable& table);
+
+}  // namespace meniscus

@@ -1,0 +1,56 @@
+#pragma once
+// One frame of a refracting mesh standing on a checkered floor under the sun, everything built
+// from the frame's triangles (Zhou et al. 2008 §3–5):
+//   1. an SAH kd-tree over the triangles, from scratch (sim/kdtree/triangle_kdtree.h);
+//   2. caustic photons from the sun through the mesh, a photon kd-tree and the KNN irradiance
+//      estimate on the floor around it (sim/photon);
+//   3. the Whitted trace of the view: refraction and reflection `bounces` deep, a shadow ray at
+//      the floor, the caustic where the mesh lets the sun through (whitted_tracer.h).
+// The floor lies just under the mesh's lowest point; the sun's photons are aimed at the mesh's
+// box and the caustic is estimated over the box and the shadow it casts. Deterministic: the
+// same triangles and view give the same image on any thread count.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/photon/water_block.h"
+#include "sim/raytrace/whitted_tracer.h"
+
+namespace meniscus::sim::raytrace {
+
+struct RefractionView {
+  float sun_elevation_degrees = 65.0f;
+  float sun_azimuth_degrees = -125.0f;  // from +x towards +z
+  uint32_t photons = 200000;
+  uint32_t photon_neighbours = 48;      // k of the irradiance estimate
+  uint32_t caustic_resolution = 160;    // floor cells per side where the caustic is estimated
+  float floor_tile = 0.25f;             // m
+  TraceCamera camera{{1.5f, 2.3f, 2.3f}, {0.0f, 0.1f, 0.1f}, 45.0f};
+  TraceParams trace{640, 360, 2};
+
+  // InputError naming the field for a value out of range (the scene readers' ranges, checked
+  // again for callers that fill the struct themselves).
+  void validate() const;
+};
+
+struct RefractionFrameStats {
+  uint32_t triangles = 0;
+  uint32_t photons_stored = 0;
+  double build_ms = 0, photon_ms = 0, caustic_ms = 0, trace_ms = 0;
+  double sah_cost = 0;
+};
+
+struct RefractionFrame {
+  TraceImage image;
+  RefractionFrameStats stats;
+};
+
+// `normals`: per-vertex shading normals (vertex_normals below) for a smooth surface, or empty
+// for flat faces. InputError for an empty mesh.
+RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const RefractionView& view,
+                                  std::span<const glm::vec3> normals = {});
+
+// Area-weighted vertex normals: each triangle's cross product added to its corners, normalised.
+std::vector<glm::vec3> vertex_normals(const photon::TriangleSoup& mesh);
+
+}  // namespace meniscus::sim::raytrace

@@ -1,0 +1,133 @@
+#include "sim/raytrace/refraction_stages.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+#include "engine/core/error.h"
+#include "engine/interop/shared_buffer.h"
+
+namespace meniscus::sim::raytrace {
+namespace {
+
+// What a refraction stage renders: its triangles at a time, the view (which the panel's sun
+// sliders move) and the controls of what it animates.
+class RefractionSource {
+ public:
+  virtual ~RefractionSource() = default;
+  virtual photon::TriangleSoup mesh(double time) const = 0;
+  virtual RefractionView& view() = 0;
+  virtual std::vector<StageControl> own_controls() = 0;
+  virtual bool smooth() const = 0;  // shade with interpolated vertex normals (a scan), or flat faces
+};
+
+class PoolSource final : public RefractionSource {
+ public:
+  explicit PoolSource(const PoolParams& params) : params_(params) {}
+  photon::TriangleSoup mesh(double time) const override { return pool_water(params_, time); }
+  RefractionView& view() override { return params_.view; }
+  // The block's edges are sharp: a vertex normal there would bend the walls.
+  bool smooth() const override { return false; }
+  std::vector<StageControl> own_controls() override {
+    return {{"wave height (m)", &params_.wave_height, 0.0f, 0.2f * params_.depth, false},
+            {"wave speed", &params_.wave_speed, 0.0f, 4.0f, false}};
+  }
+
+ private:
+  PoolParams params_;
+};
+
+class SpinningSource final : public RefractionSource {
+ public:
+  SpinningSource(const TriangleMesh& mesh, const SpinningMeshParams& params, const std::string& source)
+      : spinning_(mesh, params, source) {}
+  photon::TriangleSoup mesh(double time) const override { return spinning_.at(time); }
+  RefractionView& view() override { return spinning_.params().view; }
+  bool smooth() const override { return true; }
+  std::vector<StageControl> own_controls() override {
+    return {{"spin (deg/s)", &spinning_.params().spin_degrees_per_second, -180.0f, 180.0f, false}};
+  }
+
+ private:
+  SpinningMesh spinning_;
+};
+
+class RefractionStageCpu final : public TracedImageStage {
+ public:
+  using MakeSource = std::function<std::unique_ptr<RefractionSource>()>;
+  explicit RefractionStageCpu(MakeSource make) : make_(std::move(make)), source_(make_()) { render(); }
+
+  SimBackend backend() const override { return SimBackend::Cpu; }
+  uint32_t width() const override { return source_->view().trace.width; }
+  uint32_t height() const override { return source_->view().trace.height; }
+
+  void reset() override {
+    source_ = make_();
+    time_ = 0.0;
+    render();
+  }
+
+  std::vector<StageControl> controls() override {
+    RefractionView& view = source_->view();
+    std::vector<StageControl> all{{"sun elevation (deg)", &view.sun_elevation_degrees, 10.0f, 90.0f, false},
+                                  {"sun azimuth (deg)", &view.sun_azimuth_degrees, -180.0f, 180.0f, false}};
+    for (StageControl& c : source_->own_controls()) all.push_back(std::move(c));
+    return all;
+  }
+
+  // Paused (dt 0) it renders again all the same: the panel may have moved the sun.
+  void step(double dt) override {
+    time_ += dt;
+    render();
+  }
+
+  void write(SharedBuffer& target) override {
+    auto* out = static_cast<TracedPixel*>(target.host_pointer());
+    std::transform(frame_.image.rgb.begin(), frame_.image.rgb.end(), out,
+                   [](const glm::vec3& c) { return TracedPixel(c, 1.0f); });
+  }
+
+  std::string summary() const override {
+    const RefractionFrameStats& s = frame_.stats;
+    char text[160];
+    std::snprintf(text, sizeof text, "%u triangles: tree %.1f ms, %u photons %.1f + %.1f ms, trace %.1f ms", s.triangles,
+                  s.build_ms, s.photons_stored, s.photon_ms, s.caustic_ms, s.trace_ms);
+    return text;
+  }
+
+ private:
+  void render() {
+    const photon::TriangleSoup mesh = source_->mesh(time_);
+    frame_ = render_refraction(mesh, source_->view(), source_->smooth() ? vertex_normals(mesh) : std::vector<glm::vec3>{});
+  }
+
+  MakeSource make_;
+  std::unique_ptr<RefractionSource> source_;
+  double time_ = 0.0;
+  RefractionFrame frame_;
+};
+
+void require_cpu(SimBackend backend, const char* type) {
+  if (backend == SimBackend::Cuda)
+    throw DeviceError(std::string(type) +
+                      ": no CUDA backend yet (the triangle kd-tree and the tracer run on the CPU); run it with --sim cpu");
+}
+
+}  // namespace
+
+std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& params, SimBackend backend) {
+  params.validate();
+  require_cpu(backend, "caustics_pool");
+  return std::make_unique<RefractionStageCpu>([params] { return std::make_unique<PoolSource>(params); });
+}
+
+std::unique_ptr<TracedImageStage> make_spinning_mesh_stage(const TriangleMesh& mesh, const SpinningMeshParams& params,
+                                                           const std::string& source, SimBackend backend) {
+  params.validate();
+  require_cpu(backend, "refracting_mesh");
+  // An empty or flat mesh is an InputError from the stage's first source.
+  return std::make_unique<RefractionStageCpu>(
+      [mesh, params, source] { return std::make_unique<SpinningSource>(mesh, params, source); });
+}
+
+}  // namespace meniscus::sim::raytrace

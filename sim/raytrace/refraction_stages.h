@@ -1,0 +1,26 @@
+#pragma once
+// The refraction scenes as stages publishing a traced image (sim/common/traced_image_stage.h):
+// each step advances time, takes the frame's triangles, and renders them with
+// refraction_frame.h; write() publishes the image. The panel moves the sun and whatever the
+// scene animates. CPU backend only, for now: the CUDA tree and tracer are not built, and asking
+// for them is a DeviceError that says so.
+#include <memory>
+#include <string>
+
+#include "sim/common/backend.h"
+#include "sim/common/mesh_reader.h"
+#include "sim/common/traced_image_stage.h"
+#include "sim/raytrace/caustics_pool.h"
+#include "sim/raytrace/spinning_mesh.h"
+
+namespace meniscus::sim::raytrace {
+
+// InputError for bad params, DeviceError for the CUDA backend.
+std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& params, SimBackend backend);
+
+// `source` names the mesh in errors. InputError for bad params or an empty mesh, DeviceError
+// for the CUDA backend.
+std::unique_ptr<TracedImageStage> make_spinning_mesh_stage(const TriangleMesh& mesh, const SpinningMeshParams& params,
+                                                           const std::string& source, SimBackend backend);
+
+}  // namespace meniscus::sim::raytrace

@@ -351,6 +351,13 @@ TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::s
   }
 
   PreorderWriter(build, tree, root_box.half_area(), params.traversal_cost).write(0, 0);
+  tree.leaf_geometry.resize(tree.leaf_triangles.size());
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, tree.leaf_triangles.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t k = r.begin(); k != r.end(); ++k) {
+      const Corners& c = corners[tree.leaf_triangles[k]];
+      tree.leaf_geometry[k] = {c.a, c.b - c.a, c.c - c.a};
+    }
+  });
   tree.stats.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return tree;
 }

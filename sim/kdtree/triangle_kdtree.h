@@ -51,9 +51,17 @@ struct TriangleKdStats {
   double build_ms = 0.0;
 };
 
+// A leaf entry's triangle as the traversal tests it: its first corner and the two edges from
+// it (all the Möller–Trumbore test reads), stored in leaf order beside leaf_triangles, so a
+// leaf's tests read one contiguous run instead of three scattered vertices each.
+struct LeafTriangle {
+  glm::vec3 a, e1, e2;
+};
+
 struct TriangleKdTree {
   std::vector<TriangleKdNode> nodes;  // preorder; empty when no triangle is usable
   std::vector<uint32_t> leaf_triangles;
+  std::vector<LeafTriangle> leaf_geometry;  // leaf_geometry[k] is triangle leaf_triangles[k]'s
   glm::vec3 lo{0.0f}, hi{0.0f};  // the root's box
   TriangleKdStats stats;
   bool is_leaf(uint32_t node) const { return nodes[node].axis == kTriangleLeaf; }

@@ -28,6 +28,26 @@ constexpr float kRelativeSlack = 1e-5f;
 bool beyond(float t_split, float t1) { return t_split > t1 + kRelativeSlack * std::abs(t1); }
 bool before(float t_split, float t0) { return t_split < t0 - kRelativeSlack * std::abs(t0); }
 
+// Möller–Trumbore against the triangle with corner `a` and edges e1 = b - a, e2 = c - a.
+inline bool intersect_edges(const Ray& ray, const glm::vec3& a, const glm::vec3& e1, const glm::vec3& e2, RayHit& hit) {
+  const glm::vec3 p = glm::cross(ray.direction, e2);
+  const float det = glm::dot(e1, p);
+  if (det == 0.0f || !std::isfinite(det)) return false;
+  const float inverse = 1.0f / det;
+  const glm::vec3 s = ray.origin - a;
+  const float u = glm::dot(s, p) * inverse;
+  if (u < 0.0f || u > 1.0f) return false;
+  const glm::vec3 q = glm::cross(s, e1);
+  const float v = glm::dot(ray.direction, q) * inverse;
+  if (v < 0.0f || u + v > 1.0f) return false;
+  const float t = glm::dot(e2, q) * inverse;
+  if (!(t >= ray.t_min && t <= ray.t_max)) return false;
+  hit.t = t;
+  hit.u = u;
+  hit.v = v;
+  return true;
+}
+
 // The parametric interval in which `ray` crosses the box [lo, hi] (slab test), the box grown by
 // the same relative slack; false when it misses it or only before t_min / after t_max.
 bool clip_to_box(const Ray& ray, const glm::vec3& box_lo, const glm::vec3& box_hi, float& t0, float& t1) {
@@ -47,17 +67,18 @@ bool clip_to_box(const Ray& ray, const glm::vec3& box_lo, const glm::vec3& box_h
   return true;
 }
 
-// Closest hit among a leaf's triangles, ties to the lower id, into `best`.
+// Closest hit among a leaf's triangles, ties to the lower id, into `best`. The leaf's
+// geometry is the tree's own copy in leaf order (LeafTriangle): the corners' edges computed as
+// the brute force computes them, so hits are equal to the bit.
 template <bool kAny>
-bool test_leaf(const TriangleKdTree& tree, const TriangleKdNode& leaf, std::span<const glm::vec3> vertices,
-               std::span<const uint32_t> indices, Ray ray, RayHit& best) {
+bool test_leaf(const TriangleKdTree& tree, const TriangleKdNode& leaf, Ray ray, RayHit& best) {
   bool found = false;
+  const LeafTriangle* geometry = tree.leaf_geometry.data() + leaf.right_or_first;
   for (uint32_t k = 0; k < leaf.count; ++k) {
-    const uint32_t t = tree.leaf_triangles[leaf.right_or_first + k];
     RayHit hit;
+    if (!intersect_edges(ray, geometry[k].a, geometry[k].e1, geometry[k].e2, hit)) continue;
+    const uint32_t t = tree.leaf_triangles[leaf.right_or_first + k];
     hit.triangle = t;
-    if (!intersect_triangle(ray, vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]], hit))
-      continue;
     if (kAny) {
       best = hit;
       return true;
@@ -65,6 +86,7 @@ bool test_leaf(const TriangleKdTree& tree, const TriangleKdNode& leaf, std::span
     if (hit.t < best.t || (hit.t == best.t && t < best.triangle)) {
       best = hit;
       found = true;
+      ray.t_max = hit.t;  // later triangles of the leaf must be at least as close
     }
   }
   return found;
@@ -74,20 +96,21 @@ bool test_leaf(const TriangleKdTree& tree, const TriangleKdNode& leaf, std::span
 // the far child is visited only when the ray reaches the split inside the node's interval. A
 // leaf's hit ends the walk when it lies within that leaf's interval: any later leaf is further.
 template <bool kAny>
-RayHit traverse(const TriangleKdTree& tree, std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
-                const Ray& ray) {
+RayHit traverse(const TriangleKdTree& tree, const Ray& ray) {
   RayHit best;
   float t0, t1;
   if (tree.nodes.empty() || !clip_to_box(ray, tree.lo, tree.hi, t0, t1)) return best;
   std::array<Pending, kStackSize> stack;
   int top = 0;
   uint32_t node = 0;
+  const TriangleKdNode* nodes = tree.nodes.data();
+  const glm::vec3 inverse = 1.0f / ray.direction;  // a multiply per node instead of a divide
   for (;;) {
-    const TriangleKdNode& n = tree.nodes[node];
+    const TriangleKdNode& n = nodes[node];
     if (n.axis != kTriangleLeaf) {
       const int axis = int(n.axis);
       const float origin = ray.origin[axis], direction = ray.direction[axis];
-      const float t_split = (n.split - origin) / direction;
+      const float t_split = (n.split - origin) * inverse[axis];
       // The near side holds the origin; a ray starting on the plane is near to where it heads.
       const bool left_first = origin < n.split || (origin == n.split && direction <= 0.0f);
       const uint32_t near = left_first ? node + 1 : n.right_or_first, far = left_first ? n.right_or_first : node + 1;
@@ -108,7 +131,7 @@ RayHit traverse(const TriangleKdTree& tree, std::span<const glm::vec3> vertices,
     }
     Ray leaf_ray = ray;
     leaf_ray.t_max = std::min(ray.t_max, best.t);
-    if (test_leaf<kAny>(tree, n, vertices, indices, leaf_ray, best)) {
+    if (test_leaf<kAny>(tree, n, leaf_ray, best)) {
       if (kAny || best.t <= t1) return best;
     }
     if (top == 0) return best;
@@ -123,33 +146,15 @@ RayHit traverse(const TriangleKdTree& tree, std::span<const glm::vec3> vertices,
 }  // namespace
 
 bool intersect_triangle(const Ray& ray, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, RayHit& hit) {
-  const glm::vec3 e1 = b - a, e2 = c - a;
-  const glm::vec3 p = glm::cross(ray.direction, e2);
-  const float det = glm::dot(e1, p);
-  if (det == 0.0f || !std::isfinite(det)) return false;
-  const float inverse = 1.0f / det;
-  const glm::vec3 s = ray.origin - a;
-  const float u = glm::dot(s, p) * inverse;
-  if (u < 0.0f || u > 1.0f) return false;
-  const glm::vec3 q = glm::cross(s, e1);
-  const float v = glm::dot(ray.direction, q) * inverse;
-  if (v < 0.0f || u + v > 1.0f) return false;
-  const float t = glm::dot(e2, q) * inverse;
-  if (!(t >= ray.t_min && t <= ray.t_max)) return false;
-  hit.t = t;
-  hit.u = u;
-  hit.v = v;
-  return true;
+  return intersect_edges(ray, a, b - a, c - a, hit);
 }
 
-RayHit trace_closest(const TriangleKdTree& tree, std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
-                     const Ray& ray) {
-  return traverse<false>(tree, vertices, indices, ray);
+RayHit trace_closest(const TriangleKdTree& tree, const Ray& ray) {
+  return traverse<false>(tree, ray);
 }
 
-bool trace_any(const TriangleKdTree& tree, std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
-               const Ray& ray) {
-  return traverse<true>(tree, vertices, indices, ray).hit();
+bool trace_any(const TriangleKdTree& tree, const Ray& ray) {
+  return traverse<true>(tree, ray).hit();
 }
 
 RayHit brute_force_closest(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, const Ray& ray) {

@@ -31,13 +31,11 @@ struct RayHit {
 // nothing. Both faces count.
 bool intersect_triangle(const Ray& ray, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, RayHit& hit);
 
-// The closest hit along `ray`, by traversal of `tree` (built over the same vertices/indices).
-RayHit trace_closest(const TriangleKdTree& tree, std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
-                     const Ray& ray);
+// The closest hit along `ray`, by traversal of `tree` (which holds its leaves' geometry).
+RayHit trace_closest(const TriangleKdTree& tree, const Ray& ray);
 
 // Whether anything lies on the ray within [t_min, t_max] (shadow rays: the first hit ends it).
-bool trace_any(const TriangleKdTree& tree, std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
-               const Ray& ray);
+bool trace_any(const TriangleKdTree& tree, const Ray& ray);
 
 // Every triangle tested: the reference the traversal must equal. Ties in t go to the lower id.
 RayHit brute_force_closest(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, const Ray& ray);

@@ -42,7 +42,7 @@ Path follow(const WaterSurface& water, glm::vec3 origin, glm::vec3 direction, fl
   uint32_t crossings = 0;
   for (;;) {
     kdtree::Ray ray{origin, direction, 1e-5f};
-    const kdtree::RayHit hit = kdtree::trace_closest(*water.tree, water.vertices, water.indices, ray);
+    const kdtree::RayHit hit = kdtree::trace_closest(*water.tree, ray);
     // The floor, where the ray meets it before the water.
     const float t_floor = direction.y < 0.0f ? (floor_y - origin.y) / direction.y : INFINITY;
     if (!hit.hit() || t_floor < hit.t) {

@@ -21,15 +21,12 @@ class Intersector {
 
 class KdTreeIntersector final : public Intersector {
  public:
-  KdTreeIntersector(const kdtree::TriangleKdTree& tree, std::span<const glm::vec3> vertices, std::span<const uint32_t> indices)
-      : tree_(tree), vertices_(vertices), indices_(indices) {}
-  RayHit closest(const Ray& ray) const override { return kdtree::trace_closest(tree_, vertices_, indices_, ray); }
-  bool any(const Ray& ray) const override { return kdtree::trace_any(tree_, vertices_, indices_, ray); }
+  explicit KdTreeIntersector(const kdtree::TriangleKdTree& tree) : tree_(tree) {}
+  RayHit closest(const Ray& ray) const override { return kdtree::trace_closest(tree_, ray); }
+  bool any(const Ray& ray) const override { return kdtree::trace_any(tree_, ray); }
 
  private:
   const kdtree::TriangleKdTree& tree_;
-  std::span<const glm::vec3> vertices_;
-  std::span<const uint32_t> indices_;
 };
 
 // Every triangle tested: the reference a tracer's image must equal with any intersector.

@@ -109,7 +109,7 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
   const Box box = bounds(mesh);
   const float height = box.hi.y - box.lo.y;
   TraceScene scene;
-  const KdTreeIntersector surface(tree, mesh.vertices, mesh.indices);
+  const KdTreeIntersector surface(tree);
   scene.surface = &surface;
   scene.vertices = mesh.vertices;
   scene.indices = mesh.indices;

@@ -178,7 +178,7 @@ void run_case(const Options& o, const std::string& name) {
     const sim::raytrace::TraceParams params{o.size, o.size, 2};
 
     const sim::kdtree::TriangleKdTree tree = sim::kdtree::build_triangle_kdtree(f.vertices, f.indices);
-    const sim::raytrace::KdTreeIntersector kd(tree, f.vertices, f.indices);
+    const sim::raytrace::KdTreeIntersector kd(tree);
     scene.surface = &kd;
     const sim::raytrace::TraceImage image = sim::raytrace::trace_image(scene, camera, params);
     ours.build_ms.push_back(tree.stats.build_ms);

@@ -85,7 +85,7 @@ Agreement compare_with_brute_force(const Mesh& mesh, const TriangleKdTree& tree,
   const std::vector<Ray> rays = camera_rays(tree, side);
   std::atomic<size_t> hits{0}, mismatched{0}, ties{0};
   tbb::parallel_for(size_t(0), rays.size(), [&](size_t i) {
-    const RayHit a = trace_closest(tree, mesh.vertices, mesh.indices, rays[i]);
+    const RayHit a = trace_closest(tree, rays[i]);
     const RayHit b = brute_force_closest(mesh.vertices, mesh.indices, rays[i]);
     if (a.hit() != b.hit()) {
       ++mismatched;
@@ -108,7 +108,7 @@ Agreement compare_with_brute_force(const Mesh& mesh, const TriangleKdTree& tree,
     // A shadow ray stopping short of the hit sees nothing; one reaching it sees it.
     Ray shadow = rays[i];
     shadow.t_max = b.t * 0.999f;
-    if (trace_any(tree, mesh.vertices, mesh.indices, shadow) != (brute_force_closest(mesh.vertices, mesh.indices, shadow).hit()))
+    if (trace_any(tree, shadow) != (brute_force_closest(mesh.vertices, mesh.indices, shadow).hit()))
       ++mismatched;
   });
   return {rays.size(), hits, mismatched, ties};
@@ -245,7 +245,7 @@ TEST_CASE("triangle kd-tree: rays in split planes, parallel to them or starting 
     if (i % 3 == 0) direction[(i / 3) % 3] = 0.0f;  // parallel to one axis' planes
     if (i % 7 == 0) origin = 0.5f * origin - glm::vec3(1.0f);  // from outside
     const Ray ray{origin, direction, 1e-4f};
-    const RayHit a = trace_closest(tree, cube.vertices, cube.indices, ray);
+    const RayHit a = trace_closest(tree, ray);
     const RayHit b = brute_force_closest(cube.vertices, cube.indices, ray);
     if (a.hit() != b.hit()) ++misses;
     else if (b.hit() && std::abs(a.t - b.t) > 1e-5f * b.t) ++wrong_t;  // a tie may pick the neighbour
@@ -288,8 +288,8 @@ TEST_CASE("triangle kd-tree: degenerate and non-finite triangles are skipped and
 
   const TriangleKdTree empty = build_triangle_kdtree({}, {});
   CHECK(empty.nodes.empty());
-  CHECK_FALSE(trace_closest(empty, {}, {}, Ray{}).hit());
-  CHECK_FALSE(trace_any(empty, {}, {}, Ray{}));
+  CHECK_FALSE(trace_closest(empty, Ray{}).hit());
+  CHECK_FALSE(trace_any(empty, Ray{}));
 }
 
 TEST_CASE("triangle kd-tree: indices out of range, a partial triangle and bad parameters are InputErrors",

@@ -35,7 +35,7 @@ photon::TriangleSoup lens_block() {
 TEST_CASE("ray tracer: the kd-tree's image is the brute force's", "[raytrace]") {
   const photon::TriangleSoup water = lens_block();
   const kdtree::TriangleKdTree tree = kdtree::build_triangle_kdtree(water.vertices, water.indices);
-  const KdTreeIntersector fast(tree, water.vertices, water.indices);
+  const KdTreeIntersector fast(tree);
   const BruteForceIntersector slow(water.vertices, water.indices);
   TraceScene scene;
   scene.vertices = water.vertices;
@@ -61,7 +61,7 @@ TEST_CASE("ray tracer: with nothing to refract, the floor and sky are the analyt
   const std::vector<glm::vec3> none_v;
   const std::vector<uint32_t> none_i;
   const kdtree::TriangleKdTree empty = kdtree::build_triangle_kdtree(none_v, none_i);
-  const KdTreeIntersector nothing(empty, none_v, none_i);
+  const KdTreeIntersector nothing(empty);
   TraceScene scene;
   scene.surface = &nothing;
   scene.to_sun = {0.0f, 1.0f, 0.0f};
@@ -76,7 +76,7 @@ TEST_CASE("ray tracer: water shadows the direct sun, and its caustic gives the l
   // A flat slab held above the floor; the sun straight overhead; the camera looks under it.
   const photon::TriangleSoup slab = photon::water_block(2, {0.2f, 0.2f}, {0.8f, 0.8f}, 0.2f, [](float, float) { return 0.4f; });
   const kdtree::TriangleKdTree tree = kdtree::build_triangle_kdtree(slab.vertices, slab.indices);
-  const KdTreeIntersector water(tree, slab.vertices, slab.indices);
+  const KdTreeIntersector water(tree);
   TraceScene scene;
   scene.surface = &water;
   scene.vertices = slab.vertices;
@@ -110,7 +110,7 @@ TEST_CASE("ray tracer: an empty image, no surface or a degenerate camera is refu
   const std::vector<glm::vec3> v;
   const std::vector<uint32_t> i;
   const kdtree::TriangleKdTree empty = kdtree::build_triangle_kdtree(v, i);
-  const KdTreeIntersector nothing(empty, v, i);
+  const KdTreeIntersector nothing(empty);
   scene.surface = &nothing;
   CHECK_THROWS_AS(trace_image(scene, {}, {0, 16, 2}), InputError);
   CHECK_THROWS_AS(trace_image(scene, {{1, 1, 1}, {1, 1, 1}, 40.0f}, {16, 16, 2}), InputError);

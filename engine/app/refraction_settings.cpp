@@ -38,6 +38,14 @@ sim::raytrace::PoolParams read_caustics_pool_settings(const ParamTable& t) {
   return p;
 }
 
+sim::raytrace::RefractionView read_refracting_surface_settings(const ParamTable& t) {
+  sim::raytrace::RefractionView v;
+  t.string("level_set", "");  // the producer, which the stage registry resolves
+  read_view(t, v);
+  t.finish();
+  return v;
+}
+
 RefractingMeshSettings read_refracting_mesh_settings(const ParamTable& t) {
   RefractingMeshSettings s;
   s.mesh = resolve_data_path(t, "mesh", t.required_string("mesh"));

@@ -1,6 +1,6 @@
 #pragma once
 // Reads a scene's [[stage]] tables of the refraction scenes (sim/raytrace/refraction_stages.h):
-// type = "caustics_pool" and type = "refracting_mesh". InputError naming the file, line and
+// type = "caustics_pool", "refracting_mesh" and "refracting_surface". InputError naming the file, line and
 // field for a bad value.
 #include <string>
 
@@ -11,6 +11,9 @@
 namespace meniscus {
 
 sim::raytrace::PoolParams read_caustics_pool_settings(const ParamTable& table);
+
+// type = "refracting_surface": the view alone (its level set is the stage's `level_set`).
+sim::raytrace::RefractionView read_refracting_surface_settings(const ParamTable& table);
 
 struct RefractingMeshSettings {
   std::string mesh;  // the file, resolved (engine/app/data_path.h)

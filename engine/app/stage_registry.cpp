@@ -82,6 +82,15 @@ const std::vector<StageType>& stage_types() {
           const Context&) -> std::unique_ptr<sim::Stage> {
          return sim::raytrace::make_caustics_pool_stage(read_caustics_pool_settings(c.params), backend);
        }},
+      {"refracting_surface", sim::StageOutput::TracedImage, "level_set", sim::StageOutput::LevelSet,
+       [](const StageConfig& c, const Scene&, std::span<const StageFacts>, StageFacts& facts) {
+         if (!facts.input) c.params.fail("level_set", "names the level-set stage whose surface is traced");
+         read_refracting_surface_settings(c.params);
+       },
+       [](const StageConfig& c, const Scene&, std::span<const StageFacts>, const StageFacts&, sim::SimBackend backend,
+          const Context&) -> std::unique_ptr<sim::Stage> {
+         return sim::raytrace::make_refracting_surface_stage(read_refracting_surface_settings(c.params), backend);
+       }},
       {"refracting_mesh", sim::StageOutput::TracedImage, "", sim::StageOutput::Particles,
        [](const StageConfig& c, const Scene&, std::span<const StageFacts>, StageFacts&) {
          read_refracting_mesh_settings(c.params);

@@ -63,8 +63,12 @@ std::vector<profile::StageSample> StageSet::advance(uint32_t slot, double dt) {
     sim::Stage& stage = *stages_[i].stage;
     const auto start = Clock::now();
     if (const auto& input = stages_[i].facts.input) {
-      const sim::ParticleStage& producer = *particles(*input);
-      stage.consume({&producer, buffers[*input].get(), producer.count(), producer.particle_radius()});
+      if (sim::levelset::LevelSetStage* level_set = this->level_set(*input)) {
+        stage.consume_level_set(*level_set);
+      } else {
+        const sim::ParticleStage& producer = *particles(*input);
+        stage.consume({&producer, buffers[*input].get(), producer.count(), producer.particle_radius()});
+      }
     }
     stage.step(dt);
     if (sim::ParticleStage* p = particles(i)) {

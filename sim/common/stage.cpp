@@ -8,7 +8,7 @@ const char* stage_output_name(StageOutput kind) {
   switch (kind) {
     case StageOutput::Particles: return "particles";
     case StageOutput::LevelSet: return "level set";
-    case StageOutput::TracedImage: return "a traced image";
+    case StageOutput::TracedImage: return "traced image";
   }
   return "?";
 }

@@ -18,6 +18,10 @@ class SharedBuffer;
 
 namespace meniscus::sim {
 
+namespace levelset {
+class LevelSetStage;
+}
+
 // What a stage publishes every frame. The kind decides which passes may draw it and which
 // stages may consume it: a scene naming an output of the wrong kind is a scene error.
 enum class StageOutput {
@@ -66,6 +70,8 @@ class Stage {
   virtual std::vector<StageControl> controls() { return {}; }
   // A consumer of particles receives the producer's frame before each step().
   virtual void consume(const ParticleInput& input) { (void)input; }
+  // A consumer of a level set receives its producer, stepped for this frame, before each step().
+  virtual void consume_level_set(levelset::LevelSetStage& producer) { (void)producer; }
   // Advances the simulation by `dt` seconds of scene time (0 while paused).
   virtual void step(double dt) = 0;
   // Device time of the last step() when the stage can measure it (CUDA events); the renderer

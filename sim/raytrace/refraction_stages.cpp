@@ -6,6 +6,8 @@
 
 #include "engine/core/error.h"
 #include "engine/interop/shared_buffer.h"
+#include "sim/histopyramid/record_mesh.h"
+#include "sim/levelset/levelset_stage.h"
 
 namespace meniscus::sim::raytrace {
 namespace {
@@ -19,6 +21,7 @@ class RefractionSource {
   virtual RefractionView& view() = 0;
   virtual std::vector<StageControl> own_controls() = 0;
   virtual bool smooth() const = 0;  // shade with interpolated vertex normals (a scan), or flat faces
+  virtual void consume(levelset::LevelSetStage& producer) { (void)producer; }
 };
 
 class PoolSource final : public RefractionSource {
@@ -52,6 +55,30 @@ class SpinningSource final : public RefractionSource {
   SpinningMesh spinning_;
 };
 
+// The zero iso-surface of the level set the stage consumes, as its cube records triangulate it.
+class SurfaceSource final : public RefractionSource {
+ public:
+  explicit SurfaceSource(const RefractionView& view) : view_(view) {}
+  void consume(levelset::LevelSetStage& producer) override { producer_ = &producer; }
+  photon::TriangleSoup mesh(double) const override {
+    photon::TriangleSoup soup;
+    if (!producer_) return soup;
+    const IndexedMesh mesh =
+        extract_record_mesh(producer_->records(0.0f), producer_->record_origin(), producer_->voxel_size());
+    soup.vertices = mesh.positions;
+    soup.indices.reserve(mesh.triangles.size() * 3);
+    for (const glm::uvec3& t : mesh.triangles) soup.indices.insert(soup.indices.end(), {t.x, t.y, t.z});
+    return soup;
+  }
+  RefractionView& view() override { return view_; }
+  bool smooth() const override { return true; }
+  std::vector<StageControl> own_controls() override { return {}; }
+
+ private:
+  RefractionView view_;
+  levelset::LevelSetStage* producer_ = nullptr;
+};
+
 class RefractionStageCpu final : public TracedImageStage {
  public:
   using MakeSource = std::function<std::unique_ptr<RefractionSource>()>;
@@ -74,6 +101,8 @@ class RefractionStageCpu final : public TracedImageStage {
     for (StageControl& c : source_->own_controls()) all.push_back(std::move(c));
     return all;
   }
+
+  void consume_level_set(levelset::LevelSetStage& producer) override { source_->consume(producer); }
 
   // Paused (dt 0) it renders again all the same: the panel may have moved the sun.
   void step(double dt) override {
@@ -98,6 +127,11 @@ class RefractionStageCpu final : public TracedImageStage {
  private:
   void render() {
     const photon::TriangleSoup mesh = source_->mesh(time_);
+    if (mesh.indices.empty()) {  // a surface before its producer was consumed, or an empty one: black
+      frame_ = {};
+      frame_.image.rgb.assign(size_t(width()) * height(), glm::vec3(0.0f));
+      return;
+    }
     frame_ = render_refraction(mesh, source_->view(), source_->smooth() ? vertex_normals(mesh) : std::vector<glm::vec3>{});
   }
 
@@ -119,6 +153,12 @@ std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& par
   params.validate();
   require_cpu(backend, "caustics_pool");
   return std::make_unique<RefractionStageCpu>([params] { return std::make_unique<PoolSource>(params); });
+}
+
+std::unique_ptr<TracedImageStage> make_refracting_surface_stage(const RefractionView& view, SimBackend backend) {
+  view.validate();
+  require_cpu(backend, "refracting_surface");
+  return std::make_unique<RefractionStageCpu>([view] { return std::make_unique<SurfaceSource>(view); });
 }
 
 std::unique_ptr<TracedImageStage> make_spinning_mesh_stage(const TriangleMesh& mesh, const SpinningMeshParams& params,

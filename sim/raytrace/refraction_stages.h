@@ -18,6 +18,11 @@ namespace meniscus::sim::raytrace {
 // InputError for bad params, DeviceError for the CUDA backend.
 std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& params, SimBackend backend);
 
+// The surface of another stage's level set (its zero iso-surface, the mesh its cube records
+// make: the fluid of the two-surfaces scenes) refracting under the sun, taken every frame from
+// the producer the stage consumes. InputError for bad params, DeviceError for the CUDA backend.
+std::unique_ptr<TracedImageStage> make_refracting_surface_stage(const RefractionView& view, SimBackend backend);
+
 // `source` names the mesh in errors. InputError for bad params or an empty mesh, DeviceError
 // for the CUDA backend.
 std::unique_ptr<TracedImageStage> make_spinning_mesh_stage(const TriangleMesh& mesh, const SpinningMeshParams& params,

@@ -5,6 +5,7 @@
 
 #include "engine/app/capture.h"
 #include "tests/render/image_compare.h"
+#include "tests/render/scene_variant.h"
 
 namespace meniscus {
 namespace {
@@ -42,6 +43,44 @@ TEST_CASE("refracting Lucy scene matches its golden", "[render][raytrace][data]"
   const CaptureResult result = capture_scene("scenes/refracting_lucy.toml", 2);
   CHECK(result.validation_errors == 0);
   const std::string failure = testing::check_golden("refracting_lucy", result.image);
+  INFO(failure);
+  CHECK(failure.empty());
+}
+
+}  // namespace meniscus
+
+namespace meniscus {
+
+// The small dam break's stage is named "sph" (its type); these tables add to it.
+constexpr const char* kTracedWater = R"(
+[[stage]]
+type = "levelset"
+name = "surface"
+particles = "sph"
+mcf = 0.08
+steps_per_frame = 1
+
+[[stage]]
+type = "refracting_surface"
+name = "traced"
+level_set = "surface"
+sun_elevation_degrees = 60.0
+sun_azimuth_degrees = -110.0
+photons = 60000
+caustic_resolution = 96
+floor_tile = 0.05
+image_width = 320
+image_height = 240
+eye = [0.3, 0.3, 0.62]
+target = [0.3, 0.03, 0.05]
+fov_y_degrees = 45.0
+)";
+
+TEST_CASE("the dam break's level-set surface ray traced every frame matches its golden", "[render][raytrace]") {
+  const CaptureResult result = testing::capture_variant("tests/render/scenes/dam_break_small.toml", "dam_break_traced",
+                                                        kTracedWater, 20);
+  CHECK(result.validation_errors == 0);
+  const std::string failure = testing::check_golden("dam_break_traced", result.image);
   INFO(failure);
   CHECK(failure.empty());
 }

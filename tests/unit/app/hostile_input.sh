@@ -119,4 +119,6 @@ expect 2 "absent.ply" capture "$tmp/glass.toml" --size 64x64 --frames 1
 printf "ply\nformat ascii 1.0\nelement vertex 1\n${xyz}end_header\n0 0 0\n" >"$tmp/point.ply"
 printf 'name = "glass"\n[[stage]]\ntype = "refracting_mesh"\nmesh = "%s"\n' "$tmp/point.ply" >"$tmp/point.toml"
 expect 2 "point.ply: no triangles to trace" capture "$tmp/point.toml" --size 64x64 --frames 1
+printf 'name = "x"\n[[stage]]\ntype = "refracting_surface"\n' >"$tmp/surface.toml"
+expect 2 "field 'stage[0].level_set': names the level-set stage" capture "$tmp/surface.toml" --size 64x64 --frames 1
 exit $failures

@@ -74,7 +74,7 @@ TEST_CASE("caustics pool: under still water and an overhead sun the floor gets t
   }
 }
 
-TEST_CASE("caustics pool stage: bad settings name their field; the CUDA backend says it is not built", "[raytrace]") {
+TEST_CASE("caustics pool stage: bad settings name their field, and the CUDA backend says it is not built", "[raytrace]") {
   PoolParams p = small_pool();
   p.grid = 1;
   CHECK_THROWS_WITH(make_caustics_pool_stage(p, SimBackend::Cpu), Catch::Contains("grid"));

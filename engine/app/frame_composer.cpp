@@ -81,7 +81,12 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
     traced_stage_ = i;
     traced_ = std::make_unique<passes::TracedImagePass>(context);
   }
-  if (auto mip = read_mip_settings(scene)) mip_ = std::make_unique<Mip>(context, std::move(*mip), output_format, stages.backend());
+  if (auto mip = read_mip_settings(scene)) {
+    if (traced_stage_)
+      scene.stages[*traced_stage_].params.fail(
+          "type", "a scene draws either its [pass.mip] or a traced image, and this one has [pass.mip]");
+    mip_ = std::make_unique<Mip>(context, std::move(*mip), output_format, stages.backend());
+  }
 }
 
 FrameComposer::Mip::Mip(const Context& context, MipConfig mip_config, VkFormat output_format, sim::SimBackend backend)

@@ -19,6 +19,10 @@ void read_view(const ParamTable& t, sim::raytrace::RefractionView& v) {
   v.trace.height = uint32_t(t.integer("image_height", v.trace.height, 1, 8192));
   v.trace.max_bounces = uint32_t(t.integer("bounces", v.trace.max_bounces, 0, 8));
   v.trace.supersample = uint32_t(t.integer("supersample", v.trace.supersample, 1, 8));
+  if (sim::raytrace::primary_rays(v.trace) > sim::raytrace::kMaxPrimaryRays)
+    t.fail("image_width", "image_width x image_height x supersample^2 is " +
+                              std::to_string(sim::raytrace::primary_rays(v.trace)) + " primary rays a frame, at most " +
+                              std::to_string(sim::raytrace::kMaxPrimaryRays));
   v.camera.eye = t.vec3("eye", v.camera.eye);
   v.camera.target = t.vec3("target", v.camera.target);
   if (!(glm::length(v.camera.target - v.camera.eye) > 0.0f)) t.fail("target", "must differ from eye");

@@ -30,7 +30,7 @@ enum class StageOutput {
   TracedImage,  // a ray-traced frame in a SharedBuffer (sim/common/traced_image_stage.h)
 };
 
-const char* stage_output_name(StageOutput kind);  // "particles", "level set"
+const char* stage_output_name(StageOutput kind);  // "particles", "level set", "traced image"
 
 // A timeline value a frame's submission waits for (gpu_wait) or signals (gpu_done_reading).
 struct GpuWait {

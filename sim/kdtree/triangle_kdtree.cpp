@@ -15,24 +15,12 @@
 
 #include "engine/core/error.h"
 #include "sim/kdtree/triangle_clip.h"
+#include "sim/kdtree/triangle_kdtree_build.h"
 
 namespace meniscus::sim::kdtree {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// The tree while it is built: children by index into the build's node vector.
-struct BuildNode {
-  Box box;
-  uint32_t axis = kTriangleLeaf;
-  float split = 0.0f;
-  uint32_t left = 0, right = 0;
-  std::vector<uint32_t> triangles;  // a leaf's, in id order
-};
-
-struct Corners {
-  glm::vec3 a, b, c;
-};
 
 // A node of the large-node stage: its triangles with their boxes clipped to it.
 struct LargeNode {
@@ -41,14 +29,6 @@ struct LargeNode {
   std::vector<uint32_t> triangles;
   std::vector<Box> clipped;
 };
-
-bool usable(const Corners& t) {
-  for (const glm::vec3& p : {t.a, t.b, t.c})
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return false;
-  const glm::vec3 e1 = t.b - t.a, e2 = t.c - t.a;
-  const glm::vec3 n{e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z, e1.x * e2.y - e1.y * e2.x};
-  return n.x != 0.0f || n.y != 0.0f || n.z != 0.0f;
-}
 
 // Where a large node goes: a leaf, or a split into two child nodes (their triangles clipped).
 struct LargeSplit {
@@ -214,50 +194,7 @@ class SmallRoot {
   std::vector<Candidate> candidates_;
 };
 
-// Preorder output (§3.3) with the tree's statistics and SAH cost.
-class PreorderWriter {
- public:
-  PreorderWriter(const std::vector<BuildNode>& build, TriangleKdTree& tree, float root_area, float traversal_cost)
-      : build_(build), tree_(tree), root_area_(root_area), traversal_cost_(traversal_cost) {}
-
-  void write(uint32_t id, uint32_t depth) {
-    const BuildNode& b = build_[id];
-    const uint32_t at = uint32_t(tree_.nodes.size());
-    tree_.nodes.push_back({b.split, b.axis, 0, 0});
-    TriangleKdStats& s = tree_.stats;
-    s.max_depth = std::max(s.max_depth, depth);
-    const double share = root_area_ > 0.0f ? double(b.box.half_area()) / double(root_area_) : 1.0;
-    if (b.axis == kTriangleLeaf) {
-      tree_.nodes[at].right_or_first = uint32_t(tree_.leaf_triangles.size());
-      tree_.nodes[at].count = uint32_t(b.triangles.size());
-      tree_.leaf_triangles.insert(tree_.leaf_triangles.end(), b.triangles.begin(), b.triangles.end());
-      ++s.leaves;
-      if (b.triangles.empty()) ++s.empty_leaves;
-      s.references += b.triangles.size();
-      s.sah_cost += share * double(b.triangles.size());
-      return;
-    }
-    s.sah_cost += share * double(traversal_cost_);
-    write(b.left, depth + 1);
-    tree_.nodes[at].right_or_first = uint32_t(tree_.nodes.size());
-    write(b.right, depth + 1);
-  }
-
- private:
-  const std::vector<BuildNode>& build_;
-  TriangleKdTree& tree_;
-  float root_area_;
-  float traversal_cost_;
-};
-
-void validate(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, const TriangleKdParams& params) {
-  if (indices.size() % 3 != 0)
-    throw InputError("triangle kd-tree: " + std::to_string(indices.size()) + " indices is not three per triangle");
-  if (indices.size() / 3 >= UINT32_MAX) throw InputError("triangle kd-tree: 2^32 triangles or more");
-  for (size_t i = 0; i < indices.size(); ++i)
-    if (indices[i] >= vertices.size())
-      throw InputError("triangle kd-tree: triangle " + std::to_string(i / 3) + " names vertex " +
-                       std::to_string(indices[i]) + " of " + std::to_string(vertices.size()));
+void validate(const TriangleKdParams& params) {
   if (params.large_node_triangles < 1 || params.large_node_triangles > 64)
     throw InputError("triangle kd-tree: large_node_triangles must be in [1, 64] (small roots are 64-bit masks)");
   if (!(params.empty_space_ratio > 0.0f && params.empty_space_ratio < 1.0f))
@@ -270,30 +207,18 @@ void validate(std::span<const glm::vec3> vertices, std::span<const uint32_t> ind
 
 TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
                                      const TriangleKdParams& params) {
-  validate(vertices, indices, params);
+  validate(params);
   const Clock::time_point start = Clock::now();
+  TriangleInput input = gather_triangles(vertices, indices);
   TriangleKdTree tree;
-  const size_t count = indices.size() / 3;
-  std::vector<Corners> corners(count);
+  tree.stats.skipped = input.skipped;
+  tree.stats.triangles = uint32_t(input.usable.size());
+  if (input.usable.empty()) return tree;
+  const std::vector<Corners>& corners = input.corners;
+  const Box root_box = input.bounds;
   LargeNode root;
-  Box root_box;
-  for (size_t t = 0; t < count; ++t) {
-    corners[t] = {vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]]};
-    if (!usable(corners[t])) {
-      ++tree.stats.skipped;
-      continue;
-    }
-    const Box b{glm::min(glm::min(corners[t].a, corners[t].b), corners[t].c),
-                glm::max(glm::max(corners[t].a, corners[t].b), corners[t].c)};
-    if (root.triangles.empty()) root_box = b;
-    root_box.grow(b);
-    root.triangles.push_back(uint32_t(t));
-    root.clipped.push_back(b);
-  }
-  tree.stats.triangles = uint32_t(root.triangles.size());
-  if (root.triangles.empty()) return tree;
-  tree.lo = root_box.lo;
-  tree.hi = root_box.hi;
+  root.triangles = input.usable;
+  root.clipped = input.boxes;
 
   std::vector<BuildNode> build{{root_box}};
   std::vector<LargeNode> active, small;
@@ -350,14 +275,7 @@ TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::s
     for (size_t k = 1; k < sub.size(); ++k) build.push_back(std::move(sub[k]));
   }
 
-  PreorderWriter(build, tree, root_box.half_area(), params.traversal_cost).write(0, 0);
-  tree.leaf_geometry.resize(tree.leaf_triangles.size());
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, tree.leaf_triangles.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t k = r.begin(); k != r.end(); ++k) {
-      const Corners& c = corners[tree.leaf_triangles[k]];
-      tree.leaf_geometry[k] = {c.a, c.b - c.a, c.c - c.a};
-    }
-  });
+  write_tree(build, input, params.traversal_cost, tree);
   tree.stats.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return tree;
 }

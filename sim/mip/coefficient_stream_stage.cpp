@@ -24,6 +24,7 @@ CoefficientStreamStage::CoefficientStreamStage(const Context& context, const Gre
     : backend_(backend) {
   if (backend == SimBackend::Cuda) {
     check_pyramid_levels(volume.dims, levels);  // bad input before any device question
+    check_packing(padded_pyramid_dims(volume.dims, levels));
     std::string why;
     if (!find_cuda_device(context.info(), &why)) throw DeviceError("MIP coefficient stream (cuda): " + why);
     index_ = build_coefficient_stream_cuda(

@@ -29,7 +29,7 @@ class CoefficientStreamStage {
   const StreamIndex& index() const { return index_; }
   // index().base_count PackedCoefficients of f_L, then index().detail_count() details.
   const SharedBuffer& coefficients() const { return *coefficients_; }
-  // The build's time: CPU wall time, or the CUDA build's device time.
+  // The build's time: CPU wall time, or the CUDA build's kernels' device time.
   double build_ms() const { return build_ms_; }
 
  private:

@@ -33,6 +33,13 @@ struct RefractionView {
   void validate() const;
 };
 
+// A frame's primary rays, bounded so that a scene cannot ask for hours of tracing per frame
+// (each may split into 2^(bounces + 1) more): 4096 x 4096 at one ray per pixel.
+inline uint64_t primary_rays(const TraceParams& t) {
+  return uint64_t(t.width) * t.height * t.supersample * t.supersample;
+}
+inline constexpr uint64_t kMaxPrimaryRays = uint64_t(4096) * 4096;
+
 struct RefractionFrameStats {
   uint32_t triangles = 0;
   uint32_t photons_stored = 0;

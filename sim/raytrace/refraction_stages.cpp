@@ -33,7 +33,7 @@ class PoolSource final : public RefractionSource {
   bool smooth() const override { return false; }
   std::vector<StageControl> own_controls() override {
     return {{"wave height (m)", &params_.wave_height, 0.0f, 0.2f * params_.depth, false},
-            {"wave speed", &params_.wave_speed, 0.0f, 4.0f, false}};
+            {"wave speed", &params_.wave_speed, 0.0f, std::max(4.0f, params_.wave_speed), false}};
   }
 
  private:
@@ -48,7 +48,8 @@ class SpinningSource final : public RefractionSource {
   RefractionView& view() override { return spinning_.params().view; }
   bool smooth() const override { return true; }
   std::vector<StageControl> own_controls() override {
-    return {{"spin (deg/s)", &spinning_.params().spin_degrees_per_second, -180.0f, 180.0f, false}};
+    const float reach = std::max(180.0f, std::abs(spinning_.params().spin_degrees_per_second));
+    return {{"spin (deg/s)", &spinning_.params().spin_degrees_per_second, -reach, reach, false}};
   }
 
  private:
@@ -97,7 +98,7 @@ class RefractionStageCpu final : public TracedImageStage {
   std::vector<StageControl> controls() override {
     RefractionView& view = source_->view();
     std::vector<StageControl> all{{"sun elevation (deg)", &view.sun_elevation_degrees, 10.0f, 90.0f, false},
-                                  {"sun azimuth (deg)", &view.sun_azimuth_degrees, -180.0f, 180.0f, false}};
+                                  {"sun azimuth (deg)", &view.sun_azimuth_degrees, -360.0f, 360.0f, false}};
     for (StageControl& c : source_->own_controls()) all.push_back(std::move(c));
     return all;
   }

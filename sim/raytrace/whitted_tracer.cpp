@@ -7,6 +7,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include <glm/common.hpp>
 #include <glm/exponential.hpp>
@@ -56,37 +58,55 @@ class Tracer {
     const uint32_t t = hit.triangle;
     const glm::vec3 a = s_.vertices[s_.indices[3 * t]], b = s_.vertices[s_.indices[3 * t + 1]],
                     c = s_.vertices[s_.indices[3 * t + 2]];
-    glm::vec3 normal = glm::normalize(glm::cross(b - a, c - a));
+    glm::vec3 face = glm::normalize(glm::cross(b - a, c - a));
     const glm::vec3 d = glm::normalize(ray.direction);
-    if (glm::dot(normal, d) > 0.0f) normal = -normal;
-    // Secondary rays start off the true face (`offset`); they leave by the shading normal,
-    // unless it faces away from the ray, where the face's own is the only sensible one.
-    const glm::vec3 offset = normal;
-    if (!s_.normals.empty()) {
-      const uint32_t* corner = &s_.indices[3 * t];
-      const glm::vec3 smooth = (1.0f - hit.u - hit.v) * s_.normals[corner[0]] + hit.u * s_.normals[corner[1]] +
-                               hit.v * s_.normals[corner[2]];
-      const float length = glm::length(smooth);
-      if (length > 0.0f) {
-        const glm::vec3 facing = glm::dot(smooth, normal) < 0.0f ? -smooth / length : smooth / length;
-        if (glm::dot(facing, d) < 0.0f) normal = facing;
-      }
-    }
+    if (glm::dot(face, d) > 0.0f) face = -face;
     const glm::vec3 point = ray.origin + hit.t * ray.direction;
     const float travelled = hit.t * glm::length(ray.direction);
     const glm::vec3 attenuation = inside ? absorbed(travelled) : glm::vec3(1.0f);
-    const float cos_i = -glm::dot(normal, d);
     const float eta = inside ? s_.ior : 1.0f / s_.ior;
-    const float reflectance = fresnel_reflectance(cos_i, eta);
-    const glm::vec3 reflected = d + 2.0f * cos_i * normal;
-    if (depth >= max_depth_) return attenuation * sky(reflectance >= 1.0f ? reflected : d);
-    glm::vec3 colour = reflectance * follow(point + kEpsilon * offset, reflected, depth, inside);
-    if (reflectance < 1.0f) {
-      const float cos_t = std::sqrt(1.0f - eta * eta * (1.0f - cos_i * cos_i));
-      const glm::vec3 refracted = eta * d + (eta * cos_i - cos_t) * normal;
-      colour += (1.0f - reflectance) * follow(point - kEpsilon * offset, refracted, depth, !inside);
+    // Secondary rays start off the true face; they leave by the shading normal where it gives
+    // a reflection back off the face and a refraction through it, else by the face's own (an
+    // interpolated normal bends a ray the wrong way across a coarse silhouette, which would
+    // toggle inside and outside where the ray never crossed).
+    Bounce bounce = bounce_off(face, d, eta);
+    if (const auto smooth = shading_normal(hit, face); smooth && glm::dot(*smooth, d) < 0.0f) {
+      const Bounce shaded = bounce_off(*smooth, d, eta);
+      if (glm::dot(shaded.reflected, face) > 0.0f && (shaded.reflectance >= 1.0f || glm::dot(shaded.refracted, face) < 0.0f))
+        bounce = shaded;
     }
+    if (depth >= max_depth_) return attenuation * sky(bounce.reflectance >= 1.0f ? bounce.reflected : d);
+    glm::vec3 colour = bounce.reflectance * follow(point + kEpsilon * face, bounce.reflected, depth, inside);
+    if (bounce.reflectance < 1.0f)
+      colour += (1.0f - bounce.reflectance) * follow(point - kEpsilon * face, bounce.refracted, depth, !inside);
     return attenuation * colour;
+  }
+
+  // Where a ray along `d` goes at a surface of normal `n` (facing the ray), from a medium to
+  // one `eta` times slower or faster: the exact Fresnel reflectance and both directions.
+  struct Bounce {
+    float reflectance;
+    glm::vec3 reflected, refracted;
+  };
+  static Bounce bounce_off(const glm::vec3& n, const glm::vec3& d, float eta) {
+    const float cos_i = -glm::dot(n, d);
+    Bounce b{fresnel_reflectance(cos_i, eta), d + 2.0f * cos_i * n, glm::vec3(0.0f)};
+    if (b.reflectance < 1.0f) {
+      const float cos_t = std::sqrt(1.0f - eta * eta * (1.0f - cos_i * cos_i));
+      b.refracted = eta * d + (eta * cos_i - cos_t) * n;
+    }
+    return b;
+  }
+
+  // The interpolated vertex normal at the hit, on the face normal's side; none without normals.
+  std::optional<glm::vec3> shading_normal(const RayHit& hit, const glm::vec3& face) const {
+    if (s_.normals.empty()) return std::nullopt;
+    const uint32_t* corner = &s_.indices[3 * hit.triangle];
+    const glm::vec3 smooth = (1.0f - hit.u - hit.v) * s_.normals[corner[0]] + hit.u * s_.normals[corner[1]] +
+                             hit.v * s_.normals[corner[2]];
+    const float length = glm::length(smooth);
+    if (!(length > 0.0f)) return std::nullopt;
+    return glm::dot(smooth, face) < 0.0f ? -smooth / length : smooth / length;
   }
 
   glm::vec3 follow(const glm::vec3& origin, const glm::vec3& direction, uint32_t depth, bool inside) const {
@@ -156,6 +176,9 @@ class Tracer {
 TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) {
   if (params.width == 0 || params.height == 0) throw InputError("ray tracer: the image is empty");
   if (params.supersample < 1 || params.supersample > 8) throw InputError("ray tracer: supersample must be 1..8");
+  if (!scene.normals.empty() && scene.normals.size() != scene.vertices.size())
+    throw InputError("ray tracer: " + std::to_string(scene.normals.size()) + " normals for " +
+                     std::to_string(scene.vertices.size()) + " vertices");
   if (!scene.surface) throw InputError("ray tracer: no surface to trace");
   const glm::vec3 forward_raw = camera.target - camera.eye;
   if (!(glm::length(forward_raw) > 0.0f) || !(camera.fov_y_degrees > 0.0f && camera.fov_y_degrees < 180.0f))

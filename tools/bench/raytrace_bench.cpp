@@ -5,7 +5,9 @@
 // count, tracing the same rays through the same tracer. Cases: a water surface that changes
 // every frame (the dynamic case), Lucy, the bunny when ../shared/data has it, or --mesh FILE.
 // Each JSON line carries impl, build_ms, trace_ms and hits (primary rays that hit), so the
-// implementations can be checked against each other on any mesh.
+// implementations can be checked against each other on any mesh. Zhou et al.'s Table 2 line:
+// the same case's last frame with an offline full-SAH tree (impl meniscus-kdtree-full-sah, its
+// medians over that one frame), its SAH cost and trace time beside the per-frame build's.
 #include <tbb/info.h>
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include "engine/app/png_io.h"
 #include "engine/core/error.h"
 #include "sim/common/mesh_reader.h"
+#include "sim/kdtree/full_sah_kdtree.h"
 #include "sim/kdtree/triangle_kdtree.h"
 #include "sim/photon/water_block.h"
 #include "sim/raytrace/whitted_tracer.h"
@@ -164,7 +167,7 @@ void run_case(const Options& o, const std::string& name) {
   }
   const Frame still = file.empty() ? Frame{} : read_frame(file);
   const std::vector<std::string> peers{"embree-low", "embree-medium"};
-  Sample ours;
+  Sample ours, full;
   std::vector<Sample> theirs(peers.size());
   size_t triangles = 0;
   bool have_embree = true;
@@ -187,6 +190,17 @@ void run_case(const Options& o, const std::string& name) {
     ours.rays = image.stats.primary + image.stats.secondary + image.stats.shadow;
     ours.sah_cost = tree.stats.sah_cost;
     if (frame == 0 && !o.png.empty()) write_image(image, o.png + "-" + name + ".png");
+    if (frame + 1 == o.frames) {  // Table 2's yardstick, once: exact SAH at every node, the last frame's rays
+      const sim::kdtree::TriangleKdTree full_tree = sim::kdtree::build_full_sah_kdtree(f.vertices, f.indices);
+      const sim::raytrace::KdTreeIntersector full_kd(full_tree);
+      scene.surface = &full_kd;
+      const sim::raytrace::TraceImage full_image = sim::raytrace::trace_image(scene, camera, params);
+      full.build_ms.push_back(full_tree.stats.build_ms);
+      full.trace_ms.push_back(full_image.stats.ms);
+      full.hits = full_image.stats.hits;
+      full.rays = full_image.stats.primary + full_image.stats.secondary + full_image.stats.shadow;
+      full.sah_cost = full_tree.stats.sah_cost;
+    }
 
     for (size_t p = 0; p < peers.size() && have_embree; ++p) {
       const auto embree = embree_build(f.vertices, f.indices, p == 0 ? "low" : "medium", o.threads);
@@ -203,6 +217,7 @@ void run_case(const Options& o, const std::string& name) {
     }
   }
   print(o, name, triangles, "meniscus-kdtree", ours);
+  print(o, name, triangles, "meniscus-kdtree-full-sah", full);
   if (!have_embree) {
     std::fprintf(stderr, "meniscus-bench raytrace: Embree %s: no peer\n", embree_version());
     return;

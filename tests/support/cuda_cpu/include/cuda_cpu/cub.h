@@ -97,7 +97,8 @@ struct DeviceRadixSort {
       const size_t n = static_cast<size_t>(items);
       const int width = end_bit - begin_bit;
       const Key mask = width == int(sizeof(Key) * 8) ? Key(~Key(0)) : Key((Key(1) << width) - 1);
-      auto digits = [=](Key k) { return Key(k >> begin_bit) & mask; };
+      // No bits to sort by (begin_bit == end_bit): every key is equal, the order stays.
+      auto digits = [=](Key k) { return width == 0 ? Key(0) : Key(k >> begin_bit) & mask; };
       std::vector<size_t> order(n);
       for (size_t i = 0; i < n; ++i) order[i] = i;
       std::stable_sort(order.begin(), order.end(),

@@ -1,0 +1,101 @@
+// The triangle kd-tree builders' shared input and output (triangle_kdtree_build.h).
+#include "sim/kdtree/triangle_kdtree_build.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "engine/core/error.h"
+
+namespace meniscus::sim::kdtree {
+namespace {
+
+bool usable(const Corners& t) {
+  for (const glm::vec3& p : {t.a, t.b, t.c})
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return false;
+  const glm::vec3 e1 = t.b - t.a, e2 = t.c - t.a;
+  const glm::vec3 n{e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z, e1.x * e2.y - e1.y * e2.x};
+  return n.x != 0.0f || n.y != 0.0f || n.z != 0.0f;
+}
+
+// Preorder output (§3.3) with the tree's statistics and SAH cost.
+class PreorderWriter {
+ public:
+  PreorderWriter(const std::vector<BuildNode>& build, TriangleKdTree& tree, float root_area, float traversal_cost)
+      : build_(build), tree_(tree), root_area_(root_area), traversal_cost_(traversal_cost) {}
+
+  void write(uint32_t id, uint32_t depth) {
+    const BuildNode& b = build_[id];
+    const uint32_t at = uint32_t(tree_.nodes.size());
+    tree_.nodes.push_back({b.split, b.axis, 0, 0});
+    TriangleKdStats& s = tree_.stats;
+    s.max_depth = std::max(s.max_depth, depth);
+    const double share = root_area_ > 0.0f ? double(b.box.half_area()) / double(root_area_) : 1.0;
+    if (b.axis == kTriangleLeaf) {
+      tree_.nodes[at].right_or_first = uint32_t(tree_.leaf_triangles.size());
+      tree_.nodes[at].count = uint32_t(b.triangles.size());
+      tree_.leaf_triangles.insert(tree_.leaf_triangles.end(), b.triangles.begin(), b.triangles.end());
+      ++s.leaves;
+      if (b.triangles.empty()) ++s.empty_leaves;
+      s.references += b.triangles.size();
+      s.sah_cost += share * double(b.triangles.size());
+      return;
+    }
+    s.sah_cost += share * double(traversal_cost_);
+    write(b.left, depth + 1);
+    tree_.nodes[at].right_or_first = uint32_t(tree_.nodes.size());
+    write(b.right, depth + 1);
+  }
+
+ private:
+  const std::vector<BuildNode>& build_;
+  TriangleKdTree& tree_;
+  float root_area_;
+  float traversal_cost_;
+};
+
+}  // namespace
+
+TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices) {
+  if (indices.size() % 3 != 0)
+    throw InputError("triangle kd-tree: " + std::to_string(indices.size()) + " indices is not three per triangle");
+  if (indices.size() / 3 >= UINT32_MAX) throw InputError("triangle kd-tree: 2^32 triangles or more");
+  for (size_t i = 0; i < indices.size(); ++i)
+    if (indices[i] >= vertices.size())
+      throw InputError("triangle kd-tree: triangle " + std::to_string(i / 3) + " names vertex " +
+                       std::to_string(indices[i]) + " of " + std::to_string(vertices.size()));
+  TriangleInput input;
+  const size_t count = indices.size() / 3;
+  input.corners.resize(count);
+  for (size_t t = 0; t < count; ++t) {
+    const Corners& c = input.corners[t] = {vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]]};
+    if (!usable(c)) {
+      ++input.skipped;
+      continue;
+    }
+    const Box b{glm::min(glm::min(c.a, c.b), c.c), glm::max(glm::max(c.a, c.b), c.c)};
+    if (input.usable.empty()) input.bounds = b;
+    input.bounds.grow(b);
+    input.usable.push_back(uint32_t(t));
+    input.boxes.push_back(b);
+  }
+  return input;
+}
+
+void write_tree(const std::vector<BuildNode>& build, const TriangleInput& input, float traversal_cost,
+                TriangleKdTree& tree) {
+  tree.lo = input.bounds.lo;
+  tree.hi = input.bounds.hi;
+  PreorderWriter(build, tree, input.bounds.half_area(), traversal_cost).write(0, 0);
+  tree.leaf_geometry.resize(tree.leaf_triangles.size());
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, tree.leaf_triangles.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t k = r.begin(); k != r.end(); ++k) {
+      const Corners& c = input.corners[tree.leaf_triangles[k]];
+      tree.leaf_geometry[k] = {c.a, c.b - c.a, c.c - c.a};
+    }
+  });
+}
+
+}  // namespace meniscus::sim::kdtree

@@ -1,0 +1,46 @@
+#pragma once
+// What the triangle kd-tree builders share (internal to sim/kdtree): the usable triangles with
+// their boxes, the tree while it is built, and its preorder output with the statistics, so the
+// Zhou et al. build (triangle_kdtree.cpp) and the full-SAH reference (full_sah_kdtree.cpp) give
+// trees the traversal and the SAH cost read alike.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/kdtree/triangle_clip.h"
+#include "sim/kdtree/triangle_kdtree.h"
+
+namespace meniscus::sim::kdtree {
+
+// The tree while it is built: children by index into the build's node vector.
+struct BuildNode {
+  Box box;
+  uint32_t axis = kTriangleLeaf;
+  float split = 0.0f;
+  uint32_t left = 0, right = 0;
+  std::vector<uint32_t> triangles;  // a leaf's, in id order
+};
+
+struct Corners {
+  glm::vec3 a, b, c;
+};
+
+// The input's triangles: every triangle's corners, and the usable ones (finite, non-zero area)
+// in id order with their boxes.
+struct TriangleInput {
+  std::vector<Corners> corners;  // every triangle, usable or not
+  std::vector<uint32_t> usable;
+  std::vector<Box> boxes;        // of the usable ones
+  Box bounds;                    // of all usable ones (meaningless when there are none)
+  uint32_t skipped = 0;
+};
+
+// InputError for an index out of range or a count not divisible by three.
+TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices);
+
+// `build[0]` is the root, whose box is `root_box`. Fills the tree's preorder nodes, leaves, leaf
+// geometry, box and statistics (but not build_ms or the counts the builder knows).
+void write_tree(const std::vector<BuildNode>& build, const TriangleInput& input, float traversal_cost,
+                TriangleKdTree& tree);
+
+}  // namespace meniscus::sim::kdtree

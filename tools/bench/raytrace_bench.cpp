@@ -130,6 +130,14 @@ struct Sample {
   std::vector<double> build_ms, trace_ms;
   uint64_t hits = 0, rays = 0;
   double sah_cost = -1.0;
+
+  // One frame: its build time and its trace (the counts are the last frame's).
+  void add(double build, const sim::raytrace::TraceImage& image) {
+    build_ms.push_back(build);
+    trace_ms.push_back(image.stats.ms);
+    hits = image.stats.hits;
+    rays = image.stats.primary + image.stats.secondary + image.stats.shadow;
+  }
 };
 
 void print(const Options& o, const std::string& name, size_t triangles, const std::string& impl, const Sample& s) {
@@ -184,21 +192,14 @@ void run_case(const Options& o, const std::string& name) {
     const sim::raytrace::KdTreeIntersector kd(tree);
     scene.surface = &kd;
     const sim::raytrace::TraceImage image = sim::raytrace::trace_image(scene, camera, params);
-    ours.build_ms.push_back(tree.stats.build_ms);
-    ours.trace_ms.push_back(image.stats.ms);
-    ours.hits = image.stats.hits;
-    ours.rays = image.stats.primary + image.stats.secondary + image.stats.shadow;
+    ours.add(tree.stats.build_ms, image);
     ours.sah_cost = tree.stats.sah_cost;
     if (frame == 0 && !o.png.empty()) write_image(image, o.png + "-" + name + ".png");
     if (frame + 1 == o.frames) {  // Table 2's yardstick, once: exact SAH at every node, the last frame's rays
       const sim::kdtree::TriangleKdTree full_tree = sim::kdtree::build_full_sah_kdtree(f.vertices, f.indices);
       const sim::raytrace::KdTreeIntersector full_kd(full_tree);
       scene.surface = &full_kd;
-      const sim::raytrace::TraceImage full_image = sim::raytrace::trace_image(scene, camera, params);
-      full.build_ms.push_back(full_tree.stats.build_ms);
-      full.trace_ms.push_back(full_image.stats.ms);
-      full.hits = full_image.stats.hits;
-      full.rays = full_image.stats.primary + full_image.stats.secondary + full_image.stats.shadow;
+      full.add(full_tree.stats.build_ms, sim::raytrace::trace_image(scene, camera, params));
       full.sah_cost = full_tree.stats.sah_cost;
     }
 
@@ -209,11 +210,7 @@ void run_case(const Options& o, const std::string& name) {
         break;
       }
       scene.surface = &embree->intersector();
-      const sim::raytrace::TraceImage peer = sim::raytrace::trace_image(scene, camera, params);
-      theirs[p].build_ms.push_back(embree->build_ms);
-      theirs[p].trace_ms.push_back(peer.stats.ms);
-      theirs[p].hits = peer.stats.hits;
-      theirs[p].rays = peer.stats.primary + peer.stats.secondary + peer.stats.shadow;
+      theirs[p].add(embree->build_ms, sim::raytrace::trace_image(scene, camera, params));
     }
   }
   print(o, name, triangles, "meniscus-kdtree", ours);

@@ -100,7 +100,7 @@ class FullSahBuilder {
       const Box& b = node.clipped[i];
       const bool planar = b.lo[a] == split.position && b.hi[a] == split.position;
       const bool to_left = b.lo[a] < split.position || planar, to_right = b.hi[a] > split.position;
-      const Corners& c = input_.corners[t];
+      const TriangleCorners& c = input_.corners[t];
       Box clipped;
       if (to_left && (!to_right || clipped_bounds(c.a, c.b, c.c, left.box, clipped))) {
         left.triangles.push_back(t);
@@ -121,7 +121,7 @@ class FullSahBuilder {
     return id;
   }
 
-  std::vector<BuildNode> nodes;
+  std::vector<TriangleBuildNode> nodes;
 
  private:
   const TriangleInput& input_;

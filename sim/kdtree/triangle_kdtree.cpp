@@ -41,7 +41,7 @@ struct LargeSplit {
 
 // One split of a large node (Algorithm 2): empty space beyond C_e on a side is cut off first
 // (the empty child is a leaf), else the spatial median of the longest axis of the node's box.
-LargeSplit split_large(const LargeNode& node, const Box& box, const std::vector<Corners>& corners,
+LargeSplit split_large(const LargeNode& node, const Box& box, const std::vector<TriangleCorners>& corners,
                        const TriangleKdParams& params) {
   LargeSplit out;
   if (node.depth >= params.max_depth) return out;
@@ -135,7 +135,7 @@ class SmallRoot {
   }
 
   // The subtree, root first, children by index into this vector.
-  std::vector<BuildNode> nodes;
+  std::vector<TriangleBuildNode> nodes;
 
  private:
   struct Candidate {
@@ -214,13 +214,13 @@ TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::s
   tree.stats.skipped = input.skipped;
   tree.stats.triangles = uint32_t(input.usable.size());
   if (input.usable.empty()) return tree;
-  const std::vector<Corners>& corners = input.corners;
+  const std::vector<TriangleCorners>& corners = input.corners;
   const Box root_box = input.bounds;
   LargeNode root;
   root.triangles = input.usable;
   root.clipped = input.boxes;
 
-  std::vector<BuildNode> build{{root_box}};
+  std::vector<TriangleBuildNode> build{{root_box}};
   std::vector<LargeNode> active, small;
   (root.triangles.size() > params.large_node_triangles ? active : small).push_back(std::move(root));
 
@@ -258,15 +258,15 @@ TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::s
 
   // Small-node stage, each small root's subtree on its own.
   tree.stats.small_roots = uint32_t(small.size());
-  std::vector<std::vector<BuildNode>> subtrees(small.size());
+  std::vector<std::vector<TriangleBuildNode>> subtrees(small.size());
   tbb::parallel_for(size_t(0), small.size(), [&](size_t i) {
     subtrees[i] = SmallRoot(small[i], build[small[i].id].box, params).nodes;
   });
   for (size_t i = 0; i < small.size(); ++i) {
     // The subtree's root replaces the small root's node; the rest is appended, re-indexed.
     const uint32_t base = uint32_t(build.size()) - 1;  // subtree index k > 0 lands at base + k
-    std::vector<BuildNode>& sub = subtrees[i];
-    for (BuildNode& n : sub)
+    std::vector<TriangleBuildNode>& sub = subtrees[i];
+    for (TriangleBuildNode& n : sub)
       if (n.axis != kTriangleLeaf) {  // children are never the subtree's root (index 0)
         n.left += base;
         n.right += base;

@@ -12,7 +12,7 @@
 namespace meniscus::sim::kdtree {
 namespace {
 
-bool usable(const Corners& t) {
+bool usable(const TriangleCorners& t) {
   for (const glm::vec3& p : {t.a, t.b, t.c})
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return false;
   const glm::vec3 e1 = t.b - t.a, e2 = t.c - t.a;
@@ -23,11 +23,11 @@ bool usable(const Corners& t) {
 // Preorder output (§3.3) with the tree's statistics and SAH cost.
 class PreorderWriter {
  public:
-  PreorderWriter(const std::vector<BuildNode>& build, TriangleKdTree& tree, float root_area, float traversal_cost)
+  PreorderWriter(const std::vector<TriangleBuildNode>& build, TriangleKdTree& tree, float root_area, float traversal_cost)
       : build_(build), tree_(tree), root_area_(root_area), traversal_cost_(traversal_cost) {}
 
   void write(uint32_t id, uint32_t depth) {
-    const BuildNode& b = build_[id];
+    const TriangleBuildNode& b = build_[id];
     const uint32_t at = uint32_t(tree_.nodes.size());
     tree_.nodes.push_back({b.split, b.axis, 0, 0});
     TriangleKdStats& s = tree_.stats;
@@ -50,7 +50,7 @@ class PreorderWriter {
   }
 
  private:
-  const std::vector<BuildNode>& build_;
+  const std::vector<TriangleBuildNode>& build_;
   TriangleKdTree& tree_;
   float root_area_;
   float traversal_cost_;
@@ -70,7 +70,7 @@ TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<co
   const size_t count = indices.size() / 3;
   input.corners.resize(count);
   for (size_t t = 0; t < count; ++t) {
-    const Corners& c = input.corners[t] = {vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]]};
+    const TriangleCorners& c = input.corners[t] = {vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]]};
     if (!usable(c)) {
       ++input.skipped;
       continue;
@@ -84,7 +84,7 @@ TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<co
   return input;
 }
 
-void write_tree(const std::vector<BuildNode>& build, const TriangleInput& input, float traversal_cost,
+void write_tree(const std::vector<TriangleBuildNode>& build, const TriangleInput& input, float traversal_cost,
                 TriangleKdTree& tree) {
   tree.lo = input.bounds.lo;
   tree.hi = input.bounds.hi;
@@ -92,7 +92,7 @@ void write_tree(const std::vector<BuildNode>& build, const TriangleInput& input,
   tree.leaf_geometry.resize(tree.leaf_triangles.size());
   tbb::parallel_for(tbb::blocked_range<size_t>(0, tree.leaf_triangles.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t k = r.begin(); k != r.end(); ++k) {
-      const Corners& c = input.corners[tree.leaf_triangles[k]];
+      const TriangleCorners& c = input.corners[tree.leaf_triangles[k]];
       tree.leaf_geometry[k] = {c.a, c.b - c.a, c.c - c.a};
     }
   });

@@ -13,7 +13,7 @@
 namespace meniscus::sim::kdtree {
 
 // The tree while it is built: children by index into the build's node vector.
-struct BuildNode {
+struct TriangleBuildNode {
   Box box;
   uint32_t axis = kTriangleLeaf;
   float split = 0.0f;
@@ -21,14 +21,14 @@ struct BuildNode {
   std::vector<uint32_t> triangles;  // a leaf's, in id order
 };
 
-struct Corners {
+struct TriangleCorners {
   glm::vec3 a, b, c;
 };
 
 // The input's triangles: every triangle's corners, and the usable ones (finite, non-zero area)
 // in id order with their boxes.
 struct TriangleInput {
-  std::vector<Corners> corners;  // every triangle, usable or not
+  std::vector<TriangleCorners> corners;  // every triangle, usable or not
   std::vector<uint32_t> usable;
   std::vector<Box> boxes;        // of the usable ones
   Box bounds;                    // of all usable ones (meaningless when there are none)
@@ -40,7 +40,7 @@ TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<co
 
 // `build[0]` is the root, whose box is `root_box`. Fills the tree's preorder nodes, leaves, leaf
 // geometry, box and statistics (but not build_ms or the counts the builder knows).
-void write_tree(const std::vector<BuildNode>& build, const TriangleInput& input, float traversal_cost,
+void write_tree(const std::vector<TriangleBuildNode>& build, const TriangleInput& input, float traversal_cost,
                 TriangleKdTree& tree);
 
 }  // namespace meniscus::sim::kdtree

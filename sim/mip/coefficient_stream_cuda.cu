@@ -236,7 +236,7 @@ CoefficientStream build_coefficient_stream_cuda(const GreyVolume& volume, uint32
   stream.index = build_coefficient_stream_cuda(
       volume, levels,
       [&](size_t count) {
-        coefficients.reserve(count + 1, "MIP coefficient stream (cuda): the coefficients");
+        coefficients.reserve(std::max<size_t>(count, 1), "MIP coefficient stream (cuda): the coefficients");
         return coefficients.get();
       },
       device_ms);

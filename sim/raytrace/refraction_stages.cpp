@@ -105,9 +105,10 @@ class RefractionStageCpu final : public TracedImageStage {
 
   void consume_level_set(levelset::LevelSetStage& producer) override { source_->consume(producer); }
 
-  // Paused (dt 0) it renders again all the same: the panel may have moved the sun.
+  // Paused (dt 0), the last frame stands unless the panel moved one of the controls.
   void step(double dt) override {
     time_ += dt;
+    if (dt == 0.0 && control_values() == rendered_with_) return;
     render();
   }
 
@@ -131,15 +132,24 @@ class RefractionStageCpu final : public TracedImageStage {
     if (mesh.indices.empty()) {  // a surface before its producer was consumed, or an empty one: black
       frame_ = {};
       frame_.image.rgb.assign(size_t(width()) * height(), glm::vec3(0.0f));
+      rendered_with_.clear();  // no frame to keep: the next step renders whatever dt is
       return;
     }
     frame_ = render_refraction(mesh, source_->view(), source_->smooth() ? vertex_normals(mesh) : std::vector<glm::vec3>{});
+    rendered_with_ = control_values();
+  }
+
+  std::vector<float> control_values() {
+    std::vector<float> values;
+    for (const StageControl& c : controls()) values.push_back(*c.value);
+    return values;
   }
 
   MakeSource make_;
   std::unique_ptr<RefractionSource> source_;
   double time_ = 0.0;
   RefractionFrame frame_;
+  std::vector<float> rendered_with_;  // the controls' values the frame was rendered with
 };
 
 void require_cpu(SimBackend backend, const char* type) {

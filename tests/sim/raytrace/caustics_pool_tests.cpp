@@ -88,6 +88,17 @@ TEST_CASE("caustics pool stage: bad settings name their field, and the CUDA back
   CHECK(!stage->controls().empty());
 }
 
+TEST_CASE("caustics pool stage: paused, it keeps its frame until the panel moves the sun", "[raytrace]") {
+  const auto stage = make_caustics_pool_stage(small_pool(), SimBackend::Cpu);
+  stage->step(1.0 / 60.0);
+  const std::string moving = stage->summary();  // the frame's photon count and timings
+  stage->step(0.0);
+  CHECK(stage->summary() == moving);  // not traced again
+  *stage->controls().front().value = 30.0f;  // the sun's elevation
+  stage->step(0.0);
+  CHECK(stage->summary() != moving);  // a lower sun: other photons through the waves
+}
+
 }  // namespace meniscus::sim::raytrace
 
 namespace meniscus::sim::raytrace {

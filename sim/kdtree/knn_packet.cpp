@@ -14,6 +14,7 @@ namespace meniscus::sim::kdtree {
 namespace {
 
 constexpr uint32_t kLeafBatch = 32;
+static_assert(kLeafBatch == 32, "points_within packs a batch into 32 bits");
 
 // box_distance2 of kdtree_rules.h written as max(lo - x, x - hi, 0) per axis: the very same
 // rounded numbers (lo <= hi in every node, and a nonzero difference of floats keeps its sign),
@@ -43,6 +44,25 @@ inline uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const f
   for (uint32_t l = 0; l < kPacketSize; ++l)
     reach |= uint32_t(box_distance2(node.lo, node.hi, q.x[l], q.y[l], q.z[l]) <= prune[l]) << l;
   return reach;
+}
+#endif
+
+// The batch's points with d2 <= limit as a bit mask: only those are offered to the list, so
+// the loop branches once per point that may enter instead of once per point tested (most are
+// beyond the limit, and that branch mispredicts). Lanes past n read stale distances and are
+// masked off.
+#if defined(__SSE2__)
+inline uint32_t points_within(const float* d2, uint32_t n, float limit) {
+  const __m128 lim = _mm_set1_ps(limit);
+  uint32_t mask = 0;
+  for (uint32_t j = 0; j < n; j += 4) mask |= uint32_t(_mm_movemask_ps(_mm_cmple_ps(_mm_load_ps(d2 + j), lim))) << j;
+  return n == 32 ? mask : mask & ((1u << n) - 1u);
+}
+#else
+inline uint32_t points_within(const float* d2, uint32_t n, float limit) {
+  uint32_t mask = 0;
+  for (uint32_t j = 0; j < n; ++j) mask |= uint32_t(d2[j] <= limit) << j;
+  return mask;
 }
 #endif
 
@@ -96,8 +116,10 @@ void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, Sea
         for (uint32_t b = node.index; b < end; b += kLeafBatch) {
           const uint32_t n = std::min(kLeafBatch, end - b);
           for (uint32_t j = 0; j < n; ++j) d2[j] = distance2(px[b + j], py[b + j], pz[b + j], x, y, z);
-          for (uint32_t j = 0; j < n; ++j)
+          for (uint32_t within = points_within(d2, n, lim); within; within &= within - 1) {
+            const uint32_t j = uint32_t(lowest_bit32(within));
             if (d2[j] <= lim) lim = offer_neighbour(best, found, k, neighbour_key(d2[j], ids[b + j]), lim);
+          }
         }
         limit[l] = lim;
         if (found == k) prune[l] = prune_bound(lim);

@@ -1,8 +1,9 @@
 // meniscus-bench kdtree: kd-tree build plus the k nearest neighbours of every point, ours (CPU
 // backend: Zhou et al. build, Algorithm 6/7 search in Morton order) against nanoflann in the
-// same run on the same threads, for points in a cube and on a sphere. nanoflann gets its queries
-// in the same Morton order (sorted before its clock starts). The k-th distances of both are
-// compared, so a fast wrong answer cannot pass as a speed-up.
+// same run on the same threads, for points in a cube and on a sphere, and against Open3D's
+// KD-tree where it is installed. The peers get their queries in the same Morton order (sorted
+// before their clocks start). The k-th distances of all are compared, so a fast wrong answer
+// cannot pass as a speed-up.
 #include <tbb/info.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "engine/profile/json_writer.h"
 #include "sim/kdtree/knn.h"
 #include "tools/bench/bench_setup.h"
+#include "tools/bench/open3d_peer.h"
 #include "tools/bench/peers.h"
 
 namespace meniscus::bench {
@@ -102,18 +104,26 @@ int run_kdtree(int argc, char** argv) {
     const std::vector<glm::vec3> points = make_points(name, o.points);
     const std::vector<uint32_t> order = morton_order(points);
 
-    double peer_build = 1e300, peer_knn = 1e300, peer_total = 1e300;
-    std::vector<float> peer_kth;
+    // A peer's best times over the repeats and its k-th distances.
+    struct PeerBest {
+      const char* name;
+      double build = 1e300, knn = 1e300, total = 1e300;
+      std::vector<float> kth;
+      void add(std::optional<KnnPeerResult> run) {
+        if (!run) return;
+        build = std::min(build, run->build_ms);
+        knn = std::min(knn, run->knn_ms);
+        total = std::min(total, run->build_ms + run->knn_ms);
+        kth = std::move(run->kth_distance);
+      }
+    };
+    PeerBest peers[] = {{nanoflann_version()}, {open3d_version()}};
     double build = 1e300, search = 1e300, total = 1e300;
     sim::kdtree::KdTree tree;
     sim::kdtree::KnnResult result;
     for (int r = 0; r < o.repeat; ++r) {
-      if (auto peer = nanoflann_knn(points, o.k, order)) {
-        peer_build = std::min(peer_build, peer->build_ms);
-        peer_knn = std::min(peer_knn, peer->knn_ms);
-        peer_total = std::min(peer_total, peer->build_ms + peer->knn_ms);
-        peer_kth = std::move(peer->kth_distance);
-      }
+      peers[0].add(nanoflann_knn(points, o.k, order));
+      peers[1].add(open3d_knn(points, o.k, order));
       auto start = Clock::now();
       tree = sim::kdtree::build_kdtree(points, sim::kdtree::KdTreeParams{.k = o.k, .traversal_cost = o.traversal_cost});
       const double b = ms_since(start);
@@ -125,13 +135,13 @@ int run_kdtree(int argc, char** argv) {
       total = std::min(total, b + s);
     }
 
-    const bool have_peer = !peer_kth.empty();
-    double max_relative = 0;
-    if (have_peer)
-      for (size_t i = 0; i < points.size(); ++i) {
-        const double ours = result.radius(i), theirs = peer_kth[i];
-        max_relative = std::max(max_relative, std::abs(ours - theirs) / std::max(theirs, 1e-30));
-      }
+    // The largest relative difference of our k-th distances from a peer's.
+    auto max_relative_diff = [&](const std::vector<float>& theirs) {
+      double worst = 0;
+      for (size_t i = 0; i < points.size(); ++i)
+        worst = std::max(worst, std::abs(double(result.radius(i)) - theirs[i]) / std::max(double(theirs[i]), 1e-30));
+      return worst;
+    };
     auto common = [&](profile::JsonWriter& json, const char* impl) {
       json.begin_object();
       json.key("bench").value("kdtree");
@@ -142,12 +152,13 @@ int run_kdtree(int argc, char** argv) {
       json.key("threads").value(uint64_t(o.threads));
       json.key("repeat_best_of").value(uint64_t(o.repeat));
     };
-    if (have_peer) {
+    for (const PeerBest& peer : peers) {
+      if (peer.kth.empty()) continue;
       profile::JsonWriter json;
-      common(json, nanoflann_version());
-      json.key("build_ms").value(peer_build);
-      json.key("knn_ms").value(peer_knn);
-      json.key("total_ms").value(peer_total);
+      common(json, peer.name);
+      json.key("build_ms").value(peer.build);
+      json.key("knn_ms").value(peer.knn);
+      json.key("total_ms").value(peer.total);
       json.key("build_threads").value(uint64_t(1));
       json.key("query_order").value("morton");
       json.end_object();
@@ -173,11 +184,12 @@ int run_kdtree(int argc, char** argv) {
     json.key("retries").value(uint64_t(result.stats.retries));
     json.key("radius_nodes").value(uint64_t(result.stats.radius_nodes));
     json.key("traversal_cost").value(double(o.traversal_cost));
-    if (have_peer) {
-      json.key("max_kth_distance_rel_diff_vs_nanoflann").value(max_relative);
-      json.key("speedup_vs_nanoflann").value(peer_total / total);
-      json.key("build_speedup_vs_nanoflann").value(peer_build / build);
-      json.key("knn_speedup_vs_nanoflann").value(peer_knn / search);
+    for (const auto& [peer, suffix] : {std::pair{&peers[0], "nanoflann"}, std::pair{&peers[1], "open3d"}}) {
+      if (peer->kth.empty()) continue;
+      json.key(std::string("max_kth_distance_rel_diff_vs_") + suffix).value(max_relative_diff(peer->kth));
+      json.key(std::string("speedup_vs_") + suffix).value(peer->total / total);
+      json.key(std::string("build_speedup_vs_") + suffix).value(peer->build / build);
+      json.key(std::string("knn_speedup_vs_") + suffix).value(peer->knn / search);
     }
     json.end_object();
     print_line(json);

@@ -4,6 +4,10 @@
 // at the samples, % of the bounding-box diagonal), then one line for the whole run. --scheme,
 // --gradient and --weights choose the evolution scheme, how V is taken from P, and the sample
 // weights (reconstruction.h), so that each fix can be measured against what it replaced.
+// Where Open3D is installed, its screened Poisson reconstruction runs on the same points
+// (--poisson-depth, default 9), and both surfaces are graded by the same yardstick nobody here
+// wrote: Open3D's point-to-mesh distances from every input point to the extracted mesh, mean and
+// worst as % of the points' bounding-box diagonal.
 #include <tbb/info.h>
 
 #include <algorithm>
@@ -15,8 +19,11 @@
 #include "engine/core/error.h"
 #include "engine/profile/json_writer.h"
 #include "sim/common/mesh_reader.h"
+#include "sim/histopyramid/record_mesh.h"
+#include "sim/levelset/cube_records.h"
 #include "sim/reconstruct/reconstruction.h"
 #include "tools/bench/bench_setup.h"
+#include "tools/bench/open3d_peer.h"
 
 namespace meniscus::bench {
 namespace {
@@ -30,6 +37,9 @@ struct Options {
   std::string scheme = "upwind";      // upwind | weno5
   std::string gradient = "analytic";  // analytic | central (the paper's differences of P)
   int weight_neighbours = 16;         // 0: every sample weighs 1
+  int poisson_depth = 9;              // 0: no Poisson peer
+  std::string poisson_normals = "faces";  // faces (the scan's own, when it has faces) | estimate
+  std::string mesh_output;                // --mesh: our surface as .ply/.obj, to look at
 };
 
 Options parse(int argc, char** argv) {
@@ -60,10 +70,55 @@ Options parse(int argc, char** argv) {
       if (o.weight_neighbours < 0 || o.weight_neighbours > 256)
         throw InputError("--weights: expected neighbours in [0, 256], got '" + v + "'");
     }
+    else if (flag == "--poisson-depth") {
+      const std::string v = flags.value();
+      o.poisson_depth = std::atoi(v.c_str());
+      if (o.poisson_depth < 0 || o.poisson_depth > 12 || (o.poisson_depth == 0 && v != "0"))
+        throw InputError("--poisson-depth: expected a depth in [0, 12] (0: no Poisson peer), got '" + v + "'");
+    } else if (flag == "--mesh") {
+      o.mesh_output = flags.value();
+    } else if (flag == "--poisson-normals") {
+      o.poisson_normals = flags.value();
+      if (o.poisson_normals != "faces" && o.poisson_normals != "estimate")
+        throw InputError("--poisson-normals: expected faces or estimate, got '" + o.poisson_normals + "'");
+    }
     else throw InputError("unknown flag '" + flag + "' for meniscus-bench reconstruct");
   }
   o.start_depth = std::min(o.start_depth, o.depth);
   return o;
+}
+
+// Area-weighted vertex normals of the scan's own faces (what Poisson needs and our method does
+// without); empty for a cloud without faces.
+std::vector<glm::vec3> scan_normals(const sim::TriangleMesh& scan) {
+  if (scan.triangles.empty()) return {};
+  std::vector<glm::vec3> normals(scan.vertices.size(), glm::vec3(0.0f));
+  auto at = [&](uint32_t i) { return glm::vec3(scan.vertices[i][0], scan.vertices[i][1], scan.vertices[i][2]); };
+  for (const auto& t : scan.triangles) {
+    const glm::vec3 n = glm::cross(at(t[1]) - at(t[0]), at(t[2]) - at(t[0]));
+    for (uint32_t i : t) normals[i] += n;
+  }
+  for (glm::vec3& n : normals) {
+    const float length = glm::length(n);
+    n = length > 0.0f ? n / length : glm::vec3(0.0f, 0.0f, 1.0f);
+  }
+  return normals;
+}
+
+// Mean and worst distance from the points to the mesh, % of `diagonal`, by Open3D's distances;
+// nothing without Open3D.
+void write_accuracy(profile::JsonWriter& json, std::span<const glm::vec3> vertices, std::span<const glm::uvec3> triangles,
+                    std::span<const glm::vec3> points, double diagonal) {
+  const auto distances = open3d_distances_to_mesh(vertices, triangles, points);
+  if (!distances) return;
+  double sum = 0, worst = 0;
+  for (float d : *distances) {
+    sum += d;
+    worst = std::max(worst, double(d));
+  }
+  json.key("surface_distance_by").value(open3d_version());
+  json.key("surface_mean_percent").value(100.0 * sum / double(points.size()) / diagonal);
+  json.key("surface_max_percent").value(100.0 * worst / diagonal);
 }
 
 }  // namespace
@@ -122,8 +177,38 @@ int run_reconstruct(int argc, char** argv) {
   json.key("octree_nodes").value(uint64_t(r.octree_nodes));
   json.key("total_s").value(total);
   json.key("error_percent").value(r.levels.back().error_percent);
+  // Our zero level set as the mesh a user extracts from it (cube records, marching cubes).
+  sim::CubeRecordSet records;
+  sim::levelset::generate_cube_records(*r.list, records, 0.0f, o.input.c_str());
+  const int finest = r.frame.finest;
+  const sim::IndexedMesh mesh = sim::extract_record_mesh(
+      records, glm::vec3(r.frame.world_of(glm::vec3(records.origin), finest)), float(r.frame.voxel_size(finest)));
+  json.key("mesh_triangles").value(uint64_t(mesh.triangles.size()));
+  if (!o.mesh_output.empty()) sim::write_mesh(o.mesh_output, mesh);
+  write_accuracy(json, mesh.positions, mesh.triangles, points, r.frame.diagonal());
   json.end_object();
   print_line(json);
+
+  if (o.poisson_depth == 0) return 0;
+  const std::vector<glm::vec3> normals = o.poisson_normals == "faces" ? scan_normals(cloud) : std::vector<glm::vec3>{};
+  const auto poisson = open3d_poisson(points, normals, o.poisson_depth, o.threads);
+  if (!poisson) return 0;
+  profile::JsonWriter peer;
+  peer.begin_object();
+  peer.key("bench").value("reconstruct");
+  peer.key("input").value(o.input);
+  peer.key("points").value(uint64_t(points.size()));
+  peer.key("threads").value(uint64_t(o.threads));
+  peer.key("impl").value(std::string(open3d_version()) + "-poisson");
+  peer.key("depth").value(o.poisson_depth);
+  peer.key("normals").value(normals.empty() ? "estimated and oriented by Open3D (16 neighbours)" : "the scan's faces");
+  peer.key("normals_ms").value(poisson->normals_ms);
+  peer.key("poisson_ms").value(poisson->poisson_ms);
+  peer.key("total_s").value(1e-3 * (poisson->normals_ms + poisson->poisson_ms));
+  peer.key("mesh_triangles").value(uint64_t(poisson->triangles.size()));
+  write_accuracy(peer, poisson->vertices, poisson->triangles, points, r.frame.diagonal());
+  peer.end_object();
+  print_line(peer);
   return 0;
 }
 

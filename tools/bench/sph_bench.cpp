@@ -1,7 +1,13 @@
 // meniscus-bench sph: ms per simulation step of the SPH stage for growing particle counts, on
 // every backend available (CUDA is reported as skipped, with the reason, when no device
-// answers). A block of water a third of its tank wide collapses; after a warm-up the timed
-// steps are fixed-size, so every backend and count does the same simulated work.
+// answers), per case (--cases):
+//  - collapsing_block: a block of water a third of its tank wide collapses (the solver's
+//    minimum iterations most steps: what a step costs at fixed work);
+//  - tall_column: a column eight times as tall as wide at rest in a tank of its footprint
+//    (pressure has to travel through every layer, so the density solve needs many iterations);
+//  - splash: a block thrown down at 4 m/s into a shallow pool (violent compression).
+// After a warm-up the timed steps are fixed-size, so every backend and count does the same
+// simulated work; each line has the iterations per step, which is where the cases differ.
 //
 // --scene FILE --frames N instead runs a scene's first SPH stage frame by frame (1/60 s) and
 // prints one line per frame: count, substeps, solver iterations, errors, contacts, time.
@@ -33,6 +39,7 @@ struct Options {
   int steps = 5;
   int warmup = 3;
   std::vector<std::string> backends{"cpu", "cuda"};
+  std::vector<std::string> cases{"collapsing_block", "tall_column", "splash"};
   std::string scene;
   int frames = 60;
 };
@@ -60,22 +67,58 @@ Options parse(int argc, char** argv) {
         if (item != "cpu" && item != "cuda") throw InputError("sph: --backends: expected cpu or cuda, got '" + item + "'");
         o.backends.push_back(item);
       }
+    } else if (flag == "--cases") {
+      o.cases.clear();
+      for (const std::string& item : split_list(flags.value())) {
+        if (item != "collapsing_block" && item != "tall_column" && item != "splash")
+          throw InputError("sph: --cases: expected collapsing_block, tall_column or splash, got '" + item + "'");
+        o.cases.push_back(item);
+      }
     } else throw InputError("sph: unknown flag '" + flag + "'");
   }
   return o;
 }
 
-// A block of about `count` particles (n x 2n x n, spacing 1 cm) in a tank 3n x 3n x n.
-sim::SphParams collapsing_block(uint32_t count) {
-  sim::SphParams p;
+// Fixed steps at the CFL limit of the fastest speed a case reaches (a fall from `height` plus
+// `thrown`), as the adaptive stepping would take them.
+float cfl_step(const sim::SphParams& p, float height, float thrown = 0.0f) {
+  return 0.4f * p.diameter() / (thrown + std::sqrt(2.0f * 9.81f * height));
+}
+
+struct SphCase {
+  sim::SphParams params;
+  // Simulated time before the timed steps: the column has to settle under its weight, and the
+  // thrown block to reach the pool (the first steps of either are the solver's easiest).
+  float warmup_s = 0.0f;
+};
+
+// About `count` particles at a spacing of 1 cm, as `name` describes (see the top of the file).
+SphCase make_case(const std::string& name, uint32_t count) {
+  SphCase c;
+  sim::SphParams& p = c.params;
   p.particle_radius = 0.005f;
-  const float d = p.diameter();
-  const int n = std::max(2, int(std::lround(std::cbrt(count / 2.0))));
-  p.domain = {{0, 0, 0}, {3 * n * d, 3 * n * d, n * d}};
-  p.fills.push_back({{{0, 0, 0}, {n * d, 2 * n * d, n * d}}, {0, 0, 0}});
   p.adaptive = false;
-  p.fixed_dt = 0.4f * d / std::sqrt(2.0f * 9.81f * 2 * n * d);  // CFL at the surge's speed
-  return p;
+  const float d = p.diameter();
+  if (name == "collapsing_block") {  // n x 2n x n in a tank 3n x 3n x n
+    const int n = std::max(2, int(std::lround(std::cbrt(count / 2.0))));
+    p.domain = {{0, 0, 0}, {3 * n * d, 3 * n * d, n * d}};
+    p.fills.push_back({{{0, 0, 0}, {n * d, 2 * n * d, n * d}}, {0, 0, 0}});
+    p.fixed_dt = cfl_step(p, 2 * n * d);
+  } else if (name == "tall_column") {  // n x 8n x n in a tank n x 9n x n
+    const int n = std::max(2, int(std::lround(std::cbrt(count / 8.0))));
+    p.domain = {{0, 0, 0}, {n * d, 9 * n * d, n * d}};
+    p.fills.push_back({{{0, 0, 0}, {n * d, 8 * n * d, n * d}}, {0, 0, 0}});
+    p.fixed_dt = cfl_step(p, 8 * n * d);
+    c.warmup_s = 0.2f;
+  } else {  // splash: a 3n x n/2 x 2n pool, and an n x n x n block 1.5 n up thrown down at 4 m/s
+    const int n = std::max(2, int(std::lround(std::cbrt(count / 4.0))));
+    p.domain = {{0, 0, 0}, {3 * n * d, 4 * n * d, 2 * n * d}};
+    p.fills.push_back({{{0, 0, 0}, {3 * n * d, 0.5f * n * d, 2 * n * d}}, {0, 0, 0}});
+    p.fills.push_back({{{n * d, 1.5f * n * d, 0.5f * n * d}, {2 * n * d, 2.5f * n * d, 1.5f * n * d}}, {0, -4.0f, 0}});
+    p.fixed_dt = cfl_step(p, 2.5f * n * d, 4.0f);
+    c.warmup_s = n * d / 4.0f + 0.01f;  // the block's fall to the pool, then into it
+  }
+  return c;
 }
 
 std::unique_ptr<sim::SphStage> make_stage(const std::string& backend, const sim::SphParams& params, std::string* why) {
@@ -89,13 +132,16 @@ std::unique_ptr<sim::SphStage> make_stage(const std::string& backend, const sim:
 }
 
 void run_counts(const Options& o) {
+  for (const std::string& name : o.cases)
   for (uint32_t requested : o.counts) {
-    const sim::SphParams params = collapsing_block(requested);
+    const SphCase sph_case = make_case(name, requested);
+    const sim::SphParams& params = sph_case.params;
+    const int warmup = std::max(o.warmup, int(std::ceil(sph_case.warmup_s / params.fixed_dt)));
     for (const std::string& backend : o.backends) {
       profile::JsonWriter json;
       json.begin_object();
       json.key("bench").value("sph");
-      json.key("case").value("collapsing_block");
+      json.key("case").value(name);
       json.key("backend").value(backend);
       json.key("threads").value(uint64_t(o.threads));
       std::string why;
@@ -107,8 +153,8 @@ void run_counts(const Options& o) {
         print_line(json);
         continue;
       }
-      for (int s = 0; s < o.warmup; ++s) stage->step(params.fixed_dt);
-      int density_iterations = 0, divergence_iterations = 0;
+      for (int s = 0; s < warmup; ++s) stage->step(params.fixed_dt);
+      int density_iterations = 0, divergence_iterations = 0, most_density_iterations = 0;
       const auto start = Clock::now();
       for (int s = 0; s < o.steps; ++s) {
         stage->step(params.fixed_dt);
@@ -116,15 +162,20 @@ void run_counts(const Options& o) {
         // step to its end and reads its own figures.
         stage->synchronize();
         density_iterations += stage->stats().density_iterations;
+        most_density_iterations = std::max(most_density_iterations, int(stage->stats().density_iterations));
         divergence_iterations += stage->stats().divergence_iterations;
       }
       const double wall = ms_since(start);
       json.key("particles").value(uint64_t(stage->count()));
       json.key("dt_s").value(double(params.fixed_dt));
+      json.key("density_tolerance").value(double(params.density_tolerance));
+      json.key("divergence_tolerance").value(double(params.divergence_tolerance));
+      json.key("warmup_steps").value(uint64_t(warmup));
       json.key("steps").value(uint64_t(o.steps));
       json.key("ms_per_step").value(wall / o.steps);
       if (auto device = stage->device_ms()) json.key("device_ms_last_step").value(*device);
       json.key("density_iterations_per_step").value(double(density_iterations) / o.steps);
+      json.key("most_density_iterations").value(uint64_t(most_density_iterations));
       json.key("divergence_iterations_per_step").value(double(divergence_iterations) / o.steps);
       json.key("particle_steps_per_s").value(double(stage->count()) * o.steps / (wall / 1e3));
       json.end_object();

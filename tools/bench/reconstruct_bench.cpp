@@ -19,9 +19,8 @@
 #include "engine/core/error.h"
 #include "engine/profile/json_writer.h"
 #include "sim/common/mesh_reader.h"
-#include "sim/histopyramid/record_mesh.h"
-#include "sim/levelset/cube_records.h"
 #include "sim/reconstruct/reconstruction.h"
+#include "sim/reconstruct/surface_distance.h"
 #include "tools/bench/bench_setup.h"
 #include "tools/bench/open3d_peer.h"
 
@@ -177,13 +176,14 @@ int run_reconstruct(int argc, char** argv) {
   json.key("octree_nodes").value(uint64_t(r.octree_nodes));
   json.key("total_s").value(total);
   json.key("error_percent").value(r.levels.back().error_percent);
-  // Our zero level set as the mesh a user extracts from it (cube records, marching cubes).
-  sim::CubeRecordSet records;
-  sim::levelset::generate_cube_records(*r.list, records, 0.0f, o.input.c_str());
-  const int finest = r.frame.finest;
-  const sim::IndexedMesh mesh = sim::extract_record_mesh(
-      records, glm::vec3(r.frame.world_of(glm::vec3(records.origin), finest)), float(r.frame.voxel_size(finest)));
+  const sim::IndexedMesh mesh = sim::reconstruct::extract_surface(r, o.input.c_str());
   json.key("mesh_triangles").value(uint64_t(mesh.triangles.size()));
+  // Our own exact distances (surface_distance.h) beside Open3D's, which check them.
+  const sim::reconstruct::SurfaceAccuracy own = sim::reconstruct::surface_accuracy(mesh, points, r.frame.diagonal());
+  json.key("own_surface_mean_percent").value(own.mean_percent);
+  json.key("own_surface_max_percent").value(own.max_percent);
+  const glm::vec3 worst = points[own.worst_sample];
+  json.key("worst_sample").value(std::to_string(worst.x) + "," + std::to_string(worst.y) + "," + std::to_string(worst.z));
   if (!o.mesh_output.empty()) sim::write_mesh(o.mesh_output, mesh);
   write_accuracy(json, mesh.positions, mesh.triangles, points, r.frame.diagonal());
   json.end_object();

@@ -1,0 +1,138 @@
+#include "sim/reconstruct/surface_distance.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sim/histopyramid/record_mesh.h"
+#include "sim/levelset/cube_records.h"
+#include "sim/levelset/triangle_distance.h"
+
+namespace meniscus::sim::reconstruct {
+namespace {
+
+// Triangles binned by the grid cells their bounding boxes overlap, in CSR form.
+struct TriangleGrid {
+  glm::vec3 origin{0.0f};
+  float cell = 1.0f;
+  glm::ivec3 dims{0};
+  std::vector<uint32_t> start;  // per cell, into `triangles`; one more than the cells
+  std::vector<uint32_t> triangles;
+
+  glm::ivec3 cell_of(glm::vec3 p) const { return glm::ivec3(glm::floor((p - origin) / cell)); }
+  size_t index(glm::ivec3 c) const { return (size_t(c.z) * dims.y + c.y) * dims.x + c.x; }
+};
+
+TriangleGrid bin_triangles(const IndexedMesh& mesh) {
+  TriangleGrid grid;
+  glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  for (const glm::vec3& p : mesh.positions) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  // About two triangles per cell on a surface mesh: cells a few edge lengths across.
+  const glm::vec3 extent = glm::max(hi - lo, glm::vec3(1e-30f));
+  const double area = 2.0 * (double(extent.x) * extent.y + double(extent.y) * extent.z + double(extent.z) * extent.x);
+  grid.cell = float(std::sqrt(area / std::max<double>(1.0, double(mesh.triangles.size()) / 2.0)));
+  grid.cell = std::max(grid.cell, std::max({extent.x, extent.y, extent.z}) / 512.0f);
+  grid.origin = lo;
+  grid.dims = glm::max(glm::ivec3(extent / grid.cell) + 1, glm::ivec3(1));
+  const size_t cells = size_t(grid.dims.x) * grid.dims.y * grid.dims.z;
+
+  auto cell_range = [&](const glm::uvec3& t, glm::ivec3& c0, glm::ivec3& c1) {
+    const glm::vec3 a = mesh.positions[t.x], b = mesh.positions[t.y], c = mesh.positions[t.z];
+    c0 = glm::clamp(grid.cell_of(glm::min(a, glm::min(b, c))), glm::ivec3(0), grid.dims - 1);
+    c1 = glm::clamp(grid.cell_of(glm::max(a, glm::max(b, c))), glm::ivec3(0), grid.dims - 1);
+  };
+  grid.start.assign(cells + 1, 0);
+  for (const glm::uvec3& t : mesh.triangles) {
+    glm::ivec3 c0, c1;
+    cell_range(t, c0, c1);
+    for (int z = c0.z; z <= c1.z; ++z)
+      for (int y = c0.y; y <= c1.y; ++y)
+        for (int x = c0.x; x <= c1.x; ++x) ++grid.start[grid.index({x, y, z}) + 1];
+  }
+  for (size_t i = 0; i < cells; ++i) grid.start[i + 1] += grid.start[i];
+  grid.triangles.resize(grid.start[cells]);
+  std::vector<uint32_t> fill(grid.start.begin(), grid.start.end() - 1);
+  for (uint32_t i = 0; i < mesh.triangles.size(); ++i) {
+    glm::ivec3 c0, c1;
+    cell_range(mesh.triangles[i], c0, c1);
+    for (int z = c0.z; z <= c1.z; ++z)
+      for (int y = c0.y; y <= c1.y; ++y)
+        for (int x = c0.x; x <= c1.x; ++x) grid.triangles[fill[grid.index({x, y, z})]++] = i;
+  }
+  return grid;
+}
+
+// The nearest triangle's distance: rings of cells at Chebyshev distance s = 0, 1, ... from the
+// point's cell (which may lie outside the grid). A triangle binned only in ring s or beyond is
+// at least (s - 1) cells away, so once the best squared distance is within that, it is final.
+float nearest_distance(const IndexedMesh& mesh, const TriangleGrid& grid, glm::vec3 p) {
+  const glm::ivec3 pc = grid.cell_of(p);
+  // Rings before the grid's box holds any cell are empty.
+  const glm::ivec3 below = glm::max(-pc, glm::ivec3(0)), above = glm::max(pc - (grid.dims - 1), glm::ivec3(0));
+  const int first = std::max({below.x, below.y, below.z, above.x, above.y, above.z});
+  const int last = first + std::max({grid.dims.x, grid.dims.y, grid.dims.z});
+  float best2 = std::numeric_limits<float>::infinity();
+  for (int s = first; s <= last; ++s) {
+    const float reach = float(s - 1) * grid.cell;
+    if (s > 0 && reach > 0.0f && best2 <= reach * reach) break;
+    const glm::ivec3 lo = glm::max(pc - s, glm::ivec3(0)), hi = glm::min(pc + s, grid.dims - 1);
+    for (int z = lo.z; z <= hi.z; ++z)
+      for (int y = lo.y; y <= hi.y; ++y) {
+        const bool face = std::abs(z - pc.z) == s || std::abs(y - pc.y) == s;
+        for (int x = lo.x; x <= hi.x; ++x) {
+          if (!face && std::abs(x - pc.x) != s) {
+            x = std::max(x, pc.x + s - 1);  // skip the ring's hollow middle
+            continue;
+          }
+          const size_t cell = grid.index({x, y, z});
+          for (uint32_t k = grid.start[cell]; k < grid.start[cell + 1]; ++k) {
+            const glm::uvec3 t = mesh.triangles[grid.triangles[k]];
+            const glm::vec3 q =
+                levelset::closest_point_on_triangle(p, mesh.positions[t.x], mesh.positions[t.y], mesh.positions[t.z]).point;
+            best2 = std::min(best2, glm::dot(p - q, p - q));
+          }
+        }
+      }
+  }
+  return std::sqrt(best2);
+}
+
+}  // namespace
+
+IndexedMesh extract_surface(const Reconstruction& r, const char* what) {
+  CubeRecordSet records;
+  levelset::generate_cube_records(*r.list, records, 0.0f, what);
+  const int finest = r.frame.finest;
+  return extract_record_mesh(records, glm::vec3(r.frame.world_of(glm::vec3(records.origin), finest)),
+                             float(r.frame.voxel_size(finest)));
+}
+
+std::vector<float> distances_to_mesh(const IndexedMesh& mesh, std::span<const glm::vec3> points) {
+  std::vector<float> out(points.size(), std::numeric_limits<float>::infinity());
+  if (mesh.triangles.empty()) return out;
+  const TriangleGrid grid = bin_triangles(mesh);
+  tbb::parallel_for(size_t(0), points.size(), [&](size_t i) { out[i] = nearest_distance(mesh, grid, points[i]); });
+  return out;
+}
+
+SurfaceAccuracy surface_accuracy(const IndexedMesh& mesh, std::span<const glm::vec3> points, double diagonal) {
+  SurfaceAccuracy a;
+  const std::vector<float> d = distances_to_mesh(mesh, points);
+  double sum = 0;
+  for (size_t i = 0; i < d.size(); ++i) {
+    sum += d[i];
+    if (d[i] > d[a.worst_sample]) a.worst_sample = i;
+  }
+  if (!d.empty()) {
+    a.mean_percent = 100.0 * sum / double(d.size()) / diagonal;
+    a.max_percent = 100.0 * double(d[a.worst_sample]) / diagonal;
+  }
+  return a;
+}
+
+}  // namespace meniscus::sim::reconstruct

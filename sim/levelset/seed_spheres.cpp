@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "engine/core/error.h"
@@ -29,19 +30,21 @@ void tiles_of(const SeedSphere& s, float gamma, const std::string& what, std::ve
       for (int x = lo.x; x <= hi.x; ++x) keys.push_back(key_of({x, y, z}));
 }
 
-// φ = min(φ, min_i (|x − c_i| − r_i)) over the tiles at `keys` (all in the list), clamped to ±γ.
-void carve(SortedTileList& list, std::span<const SeedSphere> seeds, const std::vector<TileKey>& keys) {
+// φ = min(φ, min_i (|x − c_i| − r_i)) over the tiles at `keys` (all in the list), clamped to ±γ,
+// each tile taking only the seeds that reach it (`seeds_of[k]`: indices into `seeds`).
+void carve(SortedTileList& list, std::span<const SeedSphere> seeds, const std::vector<TileKey>& keys,
+           const std::vector<std::vector<uint32_t>>& seeds_of) {
   const float gamma = list.gamma();
-  for (const TileKey key : keys) {
-    const uint32_t id = list.active()[*list.find(key)].id;
-    const TileCoord t = coord_of(key);
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const uint32_t id = list.active()[*list.find(keys[k])].id;
+    const TileCoord t = coord_of(keys[k]);
     float* phi = list.tile(id);
     for (int z = 0; z < kTileSide; ++z)
       for (int y = 0; y < kTileSide; ++y)
         for (int x = 0; x < kTileSide; ++x) {
           const glm::vec3 voxel(t.x * kTileSide + x, t.y * kTileSide + y, t.z * kTileSide + z);
           float& v = phi[SortedTileList::voxel_index(x, y, z)];
-          for (const SeedSphere& s : seeds) v = std::min(v, glm::length(voxel - s.centre) - s.radius);
+          for (const uint32_t i : seeds_of[k]) v = std::min(v, glm::length(voxel - seeds[i].centre) - seeds[i].radius);
           v = std::clamp(v, -gamma, gamma);
         }
     list.update_flags(id);
@@ -85,27 +88,39 @@ void insert_missing(SortedTileList& list, const std::vector<TileKey>& keys) {
 
 }  // namespace
 
-void build_from_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what) {
-  if (seeds.empty()) throw InputError(what + ": no seed to start from");
-  std::vector<TileKey> keys;
-  for (const SeedSphere& s : seeds) {
-    check_seed(s, what);
-    tiles_of(s, list.gamma(), what, keys);
+void add_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what) {
+  // (tile, seed) pairs sorted by tile: each tile is carved by the few seeds that reach it, so
+  // thousands of seeds (a reconstruction's lost samples) cost what their tiles do.
+  std::vector<std::pair<TileKey, uint32_t>> pairs;
+  std::vector<TileKey> reached;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    check_seed(seeds[i], what);
+    reached.clear();
+    tiles_of(seeds[i], list.gamma(), what, reached);
+    for (const TileKey key : reached) pairs.emplace_back(key, uint32_t(i));
   }
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::sort(pairs.begin(), pairs.end());
+  std::vector<TileKey> keys;
+  std::vector<std::vector<uint32_t>> seeds_of;
+  for (const auto& [key, seed] : pairs) {
+    if (keys.empty() || keys.back() != key) {
+      keys.push_back(key);
+      seeds_of.emplace_back();
+    }
+    seeds_of.back().push_back(seed);
+  }
   insert_missing(list, keys);
-  carve(list, seeds, keys);
+  carve(list, seeds, keys, seeds_of);
   list.manage();
 }
 
+void build_from_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what) {
+  if (seeds.empty()) throw InputError(what + ": no seed to start from");
+  add_spheres(list, seeds, what);
+}
+
 void add_sphere(SortedTileList& list, const SeedSphere& seed, const std::string& what) {
-  check_seed(seed, what);
-  std::vector<TileKey> keys;
-  tiles_of(seed, list.gamma(), what, keys);
-  insert_missing(list, keys);
-  carve(list, std::span(&seed, 1), keys);
-  list.manage();
+  add_spheres(list, std::span(&seed, 1), what);
 }
 
 }  // namespace meniscus::sim::levelset

@@ -26,5 +26,8 @@ void build_from_spheres(SortedTileList& list, std::span<const SeedSphere> seeds,
 // min(φ, the sphere's distance) over the tiles the sphere reaches, missing tiles are created,
 // and the tiles are managed. InputError as build_from_spheres.
 void add_sphere(SortedTileList& list, const SeedSphere& seed, const std::string& what);
+// The same for many spheres at once, with one tile management (an empty span changes nothing
+// but the management).
+void add_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what);
 
 }  // namespace meniscus::sim::levelset

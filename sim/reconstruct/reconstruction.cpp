@@ -9,6 +9,7 @@
 #include "sim/levelset/evolution.h"
 #include "sim/levelset/level_set_builder.h"
 #include "sim/levelset/reinitialise.h"
+#include "sim/levelset/seed_spheres.h"
 #include "sim/levelset/tile_ages.h"
 #include "sim/levelset/upsample.h"
 #include "sim/reconstruct/barnes_hut.h"
@@ -42,19 +43,23 @@ std::unique_ptr<levelset::SortedTileList> initial_box(const ReconstructionFrame&
   return list;
 }
 
-void check_levels(const ReconstructionParams& p, const char* what) {
+void check_params(const ReconstructionParams& p, const char* what) {
   if (p.coarsest < 2 || p.finest > kMaxOctreeDepth || p.coarsest > p.finest)
     throw InputError(std::string(what) + ": levels must satisfy 2 <= d <= D <= " + std::to_string(kMaxOctreeDepth) +
                      ", got d = " + std::to_string(p.coarsest) + ", D = " + std::to_string(p.finest));
   if (p.weight_neighbours < 0 || p.weight_neighbours > 256)
     throw InputError(std::string(what) + ": weight neighbours must be in [0, 256], got " + std::to_string(p.weight_neighbours));
+  if (!(p.lost_distance >= 0.0f && p.lost_distance <= 1000.0f))
+    throw InputError(std::string(what) + ": lost distance must be in [0, 1000] voxels, got " + std::to_string(p.lost_distance));
+  if (!(p.reseed_radius > 0.0f && p.reseed_radius <= 64.0f))
+    throw InputError(std::string(what) + ": reseed radius must be in (0, 64] voxels, got " + std::to_string(p.reseed_radius));
 }
 
 }  // namespace
 
 Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const ReconstructionParams& params,
                                    const char* what, const LevelProgress& progress) {
-  check_levels(params, what);
+  check_params(params, what);
   Reconstruction out;
   out.frame = fit_reconstruction_frame(points, params.coarsest, params.finest, what);
   const ReconstructionFrame& frame = out.frame;
@@ -75,13 +80,32 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
 
   out.list = initial_box(frame, params.gamma);
   std::vector<glm::vec3> sample_voxels(points.size());
+  std::vector<float> distance;  // each sample's distance to the surface at the end of the last level
   for (int level = params.coarsest; level <= params.finest; ++level) {
     const auto start = Clock::now();
     LevelReport report;
     report.level = level;
+    for (size_t i = 0; i < points.size(); ++i) sample_voxels[i] = frame.voxel_of(glm::dvec3(points[i]), level);
     if (level > params.coarsest) {
       out.list = std::make_unique<levelset::SortedTileList>(levelset::upsample(*out.list));
       out.list->manage();  // drop the children that hold only ±γ before anything is evaluated on them
+      if (params.lost_distance > 0) {
+        // A part thinner than a few voxels pinches off at a coarse level: the fronts from its
+        // two sides meet and pass its samples, and the band, left around the body, never
+        // reaches them again (V there points at the body's own samples). Put each lost sample
+        // back as a ball, which this level, where the part may be thick enough to hold, shrinks
+        // onto the samples, as the box at the first level. The balls are wide (5 voxels, more
+        // than the samples' spacing and the part's half-thickness) so that they merge into one
+        // solid around the part: with 2 voxels they left holes in Lucy's wings, and a hole's
+        // rim, a thin edge the level set cannot hold, receded until it had eaten the wing.
+        // A ball around a sample left inside (a gap the front never entered) changes the
+        // surface only where the sample is less than a radius deep.
+        std::vector<levelset::SeedSphere> balls;
+        for (size_t i = 0; i < points.size(); ++i)
+          if (distance[i] > params.lost_distance) balls.push_back({sample_voxels[i], params.reseed_radius});
+        if (!balls.empty()) levelset::add_spheres(*out.list, balls, what);
+        report.reseeded = balls.size();
+      }
     }
     levelset::SortedTileList& list = *out.list;
 
@@ -126,9 +150,17 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
     report.tiles = list.size();
     report.potential_ms = cache.stats().evaluate_ms;
     report.potential_tiles = cache.stats().tiles_evaluated;
-    for (size_t i = 0; i < points.size(); ++i) sample_voxels[i] = frame.voxel_of(glm::dvec3(points[i]), level);
     report.mean_abs_phi = mean_abs_phi(list, sample_voxels);
     report.error_percent = 100.0 * report.mean_abs_phi * frame.voxel_size(level) / frame.diagonal();
+    distance = surface_distances(list, sample_voxels);
+    double total = 0.0, worst = 0.0;
+    for (const float d : distance) {
+      total += d;
+      worst = std::max(worst, double(d));
+    }
+    const double percent_per_voxel = 100.0 * frame.voxel_size(level) / frame.diagonal();
+    report.mean_distance_percent = percent_per_voxel * total / double(distance.size());
+    report.max_distance_percent = percent_per_voxel * worst;
     report.seconds = ms_since(start) / 1e3;
     out.levels.push_back(report);
     if (progress) progress(report);

@@ -19,10 +19,17 @@
 //  - V is the exact gradient of the walk's P (potential_cache.h), not central differences of P
 //    one voxel either side, which straddle any part less than about three voxels thick and let
 //    the two fronts meet inside it.
-// What neither fixes: a level set cannot hold a part thinner than a few voxels of the level it
-// starts at, and a part lost there does not come back at finer levels (the band never reaches
-// its samples). Thin objects must start at a level that resolves them (Lucy: d = 7, as in the
-// paper; from d = 5 her limbs and even her pedestal vanish).
+// A level set cannot hold a part thinner than a few voxels of the level it is evolved at: at a
+// coarse level such a part pinches off (the fronts from its two sides meet and pass its
+// samples), and the band, left around the body, would never reach its samples again (Lucy
+// from d = 7 lost her wings and the arm holding the torch; the bunny from d = 5 its ears).
+// Samples left farther than lost_distance from the surface are therefore put back as balls
+// after each upsampling, and the finer level, where the part may be thick enough, convects
+// them onto the samples (ReconstructionParams::lost_distance): the bunny's ears and Lucy's
+// wings come back. What this cannot bring back is a part the finest level does not hold
+// either, or one sampled more sparsely than it is thick, through whose gaps the front leaks:
+// Lucy's raised arm (about 5 level-8 voxels across, its samples 3-5 voxels apart in the
+// decimated scan) is lost again at level 8.
 #include <functional>
 #include <memory>
 #include <span>
@@ -55,6 +62,12 @@ struct ReconstructionParams {
   int final_reinit_iterations = 10;  // reinitialisation at the end of each level (0: none)
   float converged_age = 5.0f;     // level done when every tile is older than this (time, see sim/levelset/tile_ages.h)
   int max_iterations = 3000;      // per level, in case a band never settles
+  // Samples farther than this from the surface at the end of a level (voxels of that level;
+  // the band reaches γ) are lost: a part pinched off there. After upsampling, each is put back
+  // inside the level set as a ball of `reseed_radius` voxels of the new level, which the new
+  // level convects onto the samples. 0: no reseeding (a lost part stays lost).
+  float lost_distance = 2.0f;
+  float reseed_radius = 5.0f;
 };
 
 struct LevelReport {
@@ -67,6 +80,11 @@ struct LevelReport {
   uint64_t potential_tiles = 0; // tiles whose P was evaluated
   double mean_abs_phi = 0;      // voxels of this level
   double error_percent = 0;     // E: mean |φ| at the samples, % of the bounding-box diagonal
+  size_t reseeded = 0;          // lost samples of the level before put back as balls
+  // The samples' distances to the surface (surface_distances), % of the diagonal: unlike E
+  // these see samples the band lost, such as a limb the level set pinched off.
+  double mean_distance_percent = 0;
+  double max_distance_percent = 0;
 };
 
 struct Reconstruction {
@@ -81,8 +99,9 @@ struct Reconstruction {
 
 using LevelProgress = std::function<void(const LevelReport&)>;
 
-// Throws InputError (naming `what`) for an empty or degenerate cloud, and for levels outside
-// 2 <= d <= D <= 13. `progress` is called as each level ends.
+// Throws InputError (naming `what`) for an empty or degenerate cloud, a lost distance or reseed
+// radius out of range, and for levels outside 2 <= d <= D <= 13. `progress` is called as each
+// level ends.
 Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const ReconstructionParams& params,
                                    const char* what = "point cloud", const LevelProgress& progress = {});
 

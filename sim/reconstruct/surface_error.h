@@ -4,6 +4,7 @@
 // box's main diagonal. With φ a distance in voxels it bounds the mean distance from the samples
 // to the surface. A sample whose cell is not in the band counts as γ.
 #include <span>
+#include <vector>
 
 #include <glm/vec3.hpp>
 
@@ -17,5 +18,11 @@ float interpolate_phi(const levelset::SortedTileList& list, glm::vec3 voxel);
 
 // Mean |φ| at `voxels` (positions in the list's voxel space), in voxels.
 double mean_abs_phi(const levelset::SortedTileList& list, std::span<const glm::vec3> voxels);
+
+// Each sample's distance to the surface, in voxels: |φ| where the sample's cell is wholly in the
+// band, else the distance to the nearest zero crossing on an edge between two band voxels.
+// Unlike E, which counts a sample outside the band as γ, this sees a lost limb: its samples
+// are as far from the surface as the limb was long.
+std::vector<float> surface_distances(const levelset::SortedTileList& list, std::span<const glm::vec3> voxels);
 
 }  // namespace meniscus::sim::reconstruct

@@ -36,6 +36,7 @@ struct Options {
   std::string scheme = "upwind";      // upwind | weno5
   std::string gradient = "analytic";  // analytic | central (the paper's differences of P)
   int weight_neighbours = 16;         // 0: every sample weighs 1
+  float lost_distance = 2.0f;         // 0: lost samples are not put back (reconstruction.h)
   int poisson_depth = 9;              // 0: no Poisson peer
   std::string poisson_normals = "faces";  // faces (the scan's own, when it has faces) | estimate
   std::string mesh_output;                // --mesh: our surface as .ply/.obj, to look at
@@ -56,6 +57,13 @@ Options parse(int argc, char** argv) {
     else if (flag == "--depth") o.depth = level();
     else if (flag == "--start-depth") o.start_depth = level();
     else if (flag == "--alpha") o.alpha = std::strtof(flags.value().c_str(), nullptr);
+    else if (flag == "--lost-distance") {
+      const std::string v = flags.value();
+      char* end = nullptr;
+      o.lost_distance = std::strtof(v.c_str(), &end);
+      if (end == v.c_str() || *end || !(o.lost_distance >= 0.0f && o.lost_distance <= 1000.0f))
+        throw InputError("--lost-distance: expected voxels in [0, 1000] (0: lost samples stay lost), got '" + v + "'");
+    }
     else if (flag == "--scheme") {
       o.scheme = flags.value();
       if (o.scheme != "upwind" && o.scheme != "weno5") throw InputError("--scheme: expected upwind or weno5, got '" + o.scheme + "'");
@@ -136,6 +144,7 @@ int run_reconstruct(int argc, char** argv) {
   params.gradient = o.gradient == "central" ? sim::reconstruct::GradientScheme::kCentral
                                             : sim::reconstruct::GradientScheme::kAnalytic;
   params.weight_neighbours = o.weight_neighbours;
+  params.lost_distance = o.lost_distance;
   // What every line of this run starts with.
   const auto begin_line = [&](profile::JsonWriter& json) {
     json.begin_object();
@@ -154,9 +163,11 @@ int run_reconstruct(int argc, char** argv) {
         json.key("gradient").value(o.gradient);
         json.key("weight_neighbours").value(o.weight_neighbours);
         json.key("alpha").value(double(o.alpha));
+        json.key("lost_distance").value(double(o.lost_distance));
         json.key("level").value(l.level);
         json.key("iterations").value(l.iterations);
         json.key("converged").value(l.converged ? "yes" : "no");
+        json.key("reseeded").value(uint64_t(l.reseeded));
         json.key("tiles").value(uint64_t(l.tiles));
         json.key("level_s").value(l.seconds);
         json.key("potential_ms").value(l.potential_ms);
@@ -164,6 +175,8 @@ int run_reconstruct(int argc, char** argv) {
         json.key("ms_per_iteration").value(l.iterations ? 1e3 * l.seconds / l.iterations : 0.0);
         json.key("mean_abs_phi_voxels").value(l.mean_abs_phi);
         json.key("error_percent").value(l.error_percent);
+        json.key("distance_mean_percent").value(l.mean_distance_percent);
+        json.key("distance_max_percent").value(l.max_distance_percent);
         json.end_object();
         print_line(json);
       });

@@ -1,11 +1,14 @@
 // The Stanford bunny scan's points (scenes/data/vtk-data/bunny_points.ply): the paper's error E
-// per level, and at most 0.1% of the bounding-box diagonal at the finest level run here.
+// per level, at most 0.1% of the bounding-box diagonal at the finest level run here, and the
+// samples' distances to the extracted surface, which see what E cannot: the ears, thinner than
+// the start level holds, pinch off there and come back only as lost samples put back.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 
 #include "sim/common/mesh_reader.h"
 #include "sim/reconstruct/reconstruction.h"
+#include "sim/reconstruct/surface_distance.h"
 
 using namespace meniscus::sim::reconstruct;
 
@@ -28,4 +31,9 @@ TEST_CASE("reconstruction: bunny points, levels 5..8, E <= 0.1% at level 8", "[r
   for (size_t i = 1; i < r.levels.size(); ++i) CHECK(r.levels[i].error_percent < r.levels[i - 1].error_percent);
   CHECK(r.levels.back().converged);
   CHECK(r.levels.back().error_percent <= 0.1);
+
+  const SurfaceAccuracy a = surface_accuracy(extract_surface(r, "bunny"), points, r.frame.diagonal());
+  std::printf("bunny surface: mean distance %.4f%%, worst %.3f%% of the diagonal\n", a.mean_percent, a.max_percent);
+  CHECK(a.mean_percent <= 0.08);  // measured 0.069 (1.41 with the ears lost)
+  CHECK(a.max_percent <= 5.0);    // measured 4.61, at the scan's open bottom (23.6 at an ear tip)
 }

@@ -36,9 +36,11 @@ int reconstruct_points(const ReconstructOptions& o) {
   const std::string name = o.input.string();
   const sim::reconstruct::Reconstruction r =
       sim::reconstruct::reconstruct_surface(points, params, name.c_str(), [](const sim::reconstruct::LevelReport& l) {
-        std::printf("level %2d: %4d iterations%s, %7zu tiles, %7.2f s (potential %.0f ms, %llu tiles), E %.4f%% (mean |phi| %.3f voxels)\n",
+        std::printf("level %2d: %4d iterations%s, %7zu tiles, %7.2f s (potential %.0f ms, %llu tiles), E %.4f%% (mean |phi| %.3f voxels), "
+                    "samples to surface: mean %.4f%%, worst %.3f%%, %zu lost samples put back\n",
                     l.level, l.iterations, l.converged ? "" : " (not converged)", l.tiles, l.seconds, l.potential_ms,
-                    static_cast<unsigned long long>(l.potential_tiles), l.error_percent, l.mean_abs_phi);
+                    static_cast<unsigned long long>(l.potential_tiles), l.error_percent, l.mean_abs_phi,
+                    l.mean_distance_percent, l.max_distance_percent, l.reseeded);
         std::fflush(stdout);
       });
   std::printf("sample weights: %.1f ms; octree: %zu nodes (%zu merged leaves), %.1f ms\n", r.weights_ms, r.octree_nodes,

@@ -75,8 +75,9 @@ InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
     const std::string name = params.points.string();
     reconstruct::Reconstruction r = reconstruct::reconstruct_surface(
         points, reconstruction, name.c_str(), [&](const reconstruct::LevelReport& level) {
-          std::printf("levelset stage: %s level %d, %d iterations, %zu tiles, E %.4f%%\n", name.c_str(), level.level,
-                      level.iterations, level.tiles, level.error_percent);
+          std::printf("levelset stage: %s level %d, %d iterations, %zu tiles, E %.4f%%, samples to surface: mean %.4f%%, worst %.3f%%\n",
+                      name.c_str(), level.level, level.iterations, level.tiles, level.error_percent,
+                      level.mean_distance_percent, level.max_distance_percent);
         });
     // The box of the reconstructed band fixes where it is drawn; the band then evolves inside it.
     const int level = r.frame.finest;

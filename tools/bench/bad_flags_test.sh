@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Bad benchmark flags: each must end the program with a non-zero exit and one error line that
+# names the flag, before any work starts. Usage: bad_flags_test.sh path/to/meniscus-bench
+set -u
+bench=$1
+failures=0
+check() {  # check "<expected text>" args...
+  local expected=$1
+  shift
+  local output status
+  output=$(timeout 20 "$bench" "$@" 2>&1)
+  status=$?
+  if [[ $status -eq 0 || $status -eq 124 || $status -ge 128 ]]; then
+    echo "FAIL: meniscus-bench $* exited $status"
+    failures=$((failures + 1))
+  elif [[ $output != *"$expected"* ]]; then
+    echo "FAIL: meniscus-bench $*: expected '$expected' in: $output"
+    failures=$((failures + 1))
+  fi
+}
+check "--poisson-depth" reconstruct --poisson-depth 13
+check "--poisson-depth" reconstruct --poisson-depth
+check "--poisson-normals" reconstruct --poisson-normals sideways
+check "--lost-distance" reconstruct --lost-distance -1
+check "--lost-distance" reconstruct --lost-distance nan
+check "--lost-distance" reconstruct --lost-distance 2x
+check "--cases" sph --cases nope
+check "--cases" kdtree --cases nope
+check "--points" kdtree --points 0
+check "unknown flag" reconstruct --no-such-flag
+echo "bad_flags_test: $failures failure(s)"
+exit $((failures > 0))

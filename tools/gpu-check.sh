@@ -35,7 +35,9 @@ SKIP_CODE=77     # MENISCUS_SKIP_CODE (tests/CMakeLists.txt)
 #             the step when a GPU's vertex count differs from the CPU's
 #   levelset  GPU-STL sphere mean-curvature flow, R 100/200/400 voxels (the default radii); Lucy
 #             is CPU-only and the costliest case, so it is left out
-#   sph       SPH ms per step, CPU and CUDA, 64K-1M particles
+#   sph       SPH ms per step, CPU and CUDA, 64K-1M particles (the collapsing block); the
+#             convergence-bound cases (tall column, splash) at 256K, CUDA only (their CPU
+#             warm-up of hundreds of steps would take minutes)
 #   fluid     screen-space fluid passes on the NVIDIA Vulkan device, 1080p
 #   segment   the GPU-STL segmentation of the Colin27 white matter, 1 mm (181x217x181) and
 #             0.5 mm (ch2better, 301x370x316), to ITK's tolerance 0.005 (issue 14: under 1 s and
@@ -49,7 +51,8 @@ SKIP_CODE=77     # MENISCUS_SKIP_CODE (tests/CMakeLists.txt)
 BENCHES=(
   "mc --sizes 128,256,512 --repeat 5 --check"
   "levelset --steps 10 --lucy-resolution 0"
-  "sph --particles 65536,262144,1048576 --backends cpu,cuda"
+  "sph --particles 65536,262144,1048576 --backends cpu,cuda --cases collapsing_block"
+  "sph --particles 262144 --backends cuda --cases tall_column,splash"
   "fluid --size 1920x1080 --particles 65536,1048576 --repeat 5"
   "segment --volume data:mricron/ch2.nii.gz --seed 110,108,100,3 --lower 95 --upper 140 --rms 0.005 --itk none --sim cuda"
   "segment --volume data:mricron/ch2better.nii.gz --seed 150,153,184,3 --lower 95 --upper 140 --rms 0.005 --itk none --sim cuda"

@@ -22,11 +22,11 @@ struct KdTreeParams {
   uint32_t k = 16;
   // R of the VVH cost (§5.1, Appendix A); 0: estimated from the small roots' point densities.
   float query_radius = 0.0f;
-  // C_ts: the cost of visiting a node, in units of testing one point. Measured, not the GPU's
-  // figure: the CPU search tests a leaf's points in vectorised batches and shares each node
-  // visit among a packet of queries, so points are cheap beside nodes (meniscus-bench kdtree,
-  // 1M points, k = 16, 2 threads: 4 -> 8 took the cube from 1.69x to 1.89x nanoflann and the
-  // sphere from 1.88x to 2.04x; 12 was no better).
+  // C_ts: the cost of visiting a node, in units of testing one point. The CPU search tests a
+  // leaf's points in vectorised batches and shares each node visit among a packet of queries,
+  // so points are cheap beside nodes: of 4, 8 and 12, 8 gave the fastest build plus search in
+  // meniscus-bench kdtree (1M points, k = 16, 2 threads). Both backends build with it, so that
+  // they build the same tree; it has not been measured on a GPU.
   float traversal_cost = 8.0f;
 };
 

@@ -49,8 +49,8 @@ inline uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const f
 
 // The batch's points with d2 <= limit as a bit mask: only those are offered to the list, so
 // the loop branches once per point that may enter instead of once per point tested (most are
-// beyond the limit, and that branch mispredicts). Lanes past n read stale distances and are
-// masked off.
+// beyond the limit, and that branch mispredicts). Lanes past n hold an earlier batch's
+// distances (or the zeros the buffer starts with) and are masked off.
 #if defined(__SSE2__)
 inline uint32_t points_within(const float* d2, uint32_t n, float limit) {
   const __m128 lim = _mm_set1_ps(limit);
@@ -91,7 +91,7 @@ void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, Sea
   const float centre[3] = {cx / float(q.count), cy / float(q.count), cz / float(q.count)};
 
   uint64_t tested = 0, visited = 0;
-  alignas(64) float d2[kLeafBatch];
+  alignas(64) float d2[kLeafBatch] = {};
   int top = 0;
   uint32_t i = 0;
   for (;;) {
@@ -118,6 +118,7 @@ void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, Sea
           for (uint32_t j = 0; j < n; ++j) d2[j] = distance2(px[b + j], py[b + j], pz[b + j], x, y, z);
           for (uint32_t within = points_within(d2, n, lim); within; within &= within - 1) {
             const uint32_t j = uint32_t(lowest_bit32(within));
+            // Checked again: the limit shrinks as the list fills, after the mask was taken.
             if (d2[j] <= lim) lim = offer_neighbour(best, found, k, neighbour_key(d2[j], ids[b + j]), lim);
           }
         }

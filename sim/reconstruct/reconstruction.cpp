@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "sim/kdtree/knn.h"
 #include "sim/levelset/evolution.h"
 #include "sim/levelset/level_set_builder.h"
 #include "sim/levelset/reinitialise.h"
@@ -16,6 +17,7 @@
 #include "sim/reconstruct/point_octree.h"
 #include "sim/reconstruct/potential_cache.h"
 #include "sim/reconstruct/sample_weights.h"
+#include "sim/reconstruct/surface_distance.h"
 #include "sim/reconstruct/surface_error.h"
 
 namespace meniscus::sim::reconstruct {
@@ -43,6 +45,36 @@ std::unique_ptr<levelset::SortedTileList> initial_box(const ReconstructionFrame&
   return list;
 }
 
+// A lost part leaves its samples together, as dense as the rest of the scan; outliers come
+// alone or in clumps of a few, and a ball around each would keep a bubble the surface is meant
+// to pass (Fig. 11). So a lost sample is put back only with kLostPart - 1 other lost samples
+// within kPartReach times the scan's median kLostPart-th neighbour distance.
+constexpr uint32_t kLostPart = 16;
+constexpr float kPartReach = 3.0f;
+
+// The median distance from a sample to its kLostPart-th nearest (world units; 0 for fewer).
+float median_part_radius(std::span<const glm::vec3> points) {
+  if (points.size() < kLostPart) return 0.0f;
+  const kdtree::KdTree tree = kdtree::build_kdtree(points, kdtree::KdTreeParams{.k = kLostPart});
+  const kdtree::KnnResult near = kdtree::knn_all(tree, kdtree::KnnParams{.k = kLostPart});
+  std::vector<float> radii(points.size());
+  for (size_t i = 0; i < points.size(); ++i) radii[i] = near.radius(i);
+  std::nth_element(radii.begin(), radii.begin() + radii.size() / 2, radii.end());
+  return radii[radii.size() / 2];
+}
+
+// Balls of `radius` around the lost samples (voxels) that have kLostPart - 1 others within
+// `reach` voxels.
+std::vector<levelset::SeedSphere> lost_part_balls(const std::vector<glm::vec3>& lost, float radius, float reach) {
+  std::vector<levelset::SeedSphere> balls;
+  if (lost.size() < kLostPart) return balls;
+  const kdtree::KdTree tree = kdtree::build_kdtree(lost, kdtree::KdTreeParams{.k = kLostPart});
+  const kdtree::KnnResult near = kdtree::knn_all(tree, kdtree::KnnParams{.k = kLostPart});
+  for (size_t i = 0; i < lost.size(); ++i)
+    if (near.radius(i) <= reach) balls.push_back({lost[i], radius});
+  return balls;
+}
+
 void check_params(const ReconstructionParams& p, const char* what) {
   if (p.coarsest < 2 || p.finest > kMaxOctreeDepth || p.coarsest > p.finest)
     throw InputError(std::string(what) + ": levels must satisfy 2 <= d <= D <= " + std::to_string(kMaxOctreeDepth) +
@@ -51,8 +83,12 @@ void check_params(const ReconstructionParams& p, const char* what) {
     throw InputError(std::string(what) + ": weight neighbours must be in [0, 256], got " + std::to_string(p.weight_neighbours));
   if (!(p.lost_distance >= 0.0f && p.lost_distance <= 1000.0f))
     throw InputError(std::string(what) + ": lost distance must be in [0, 1000] voxels, got " + std::to_string(p.lost_distance));
-  if (!(p.reseed_radius > 0.0f && p.reseed_radius <= 64.0f))
-    throw InputError(std::string(what) + ": reseed radius must be in (0, 64] voxels, got " + std::to_string(p.reseed_radius));
+  // A ball around a sample on the cube's low face must stay within the margin below it, which
+  // is one tile at level d and so two at the first level that reseeds.
+  const float most = 2.0f * float(levelset::kTileSide) - p.gamma - 1.0f;
+  if (!(p.reseed_radius > 0.0f && p.reseed_radius <= most))
+    throw InputError(std::string(what) + ": reseed radius must be in (0, " + std::to_string(most) + "] voxels, got " +
+                     std::to_string(p.reseed_radius));
 }
 
 }  // namespace
@@ -78,6 +114,7 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
   out.octree_nodes = tree.nodes().size();
   out.merged_leaves = tree.merged_leaves();
 
+  const float part_radius = params.lost_distance > 0 ? median_part_radius(points) : 0.0f;
   out.list = initial_box(frame, params.gamma);
   std::vector<glm::vec3> sample_voxels(points.size());
   std::vector<float> distance;  // each sample's distance to the surface at the end of the last level
@@ -93,16 +130,15 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
         // A part thinner than a few voxels pinches off at a coarse level: the fronts from its
         // two sides meet and pass its samples, and the band, left around the body, never
         // reaches them again (V there points at the body's own samples). Put each lost sample
-        // back as a ball, which this level, where the part may be thick enough to hold, shrinks
-        // onto the samples, as the box at the first level. The balls are wide (5 voxels, more
-        // than the samples' spacing and the part's half-thickness) so that they merge into one
-        // solid around the part: with 2 voxels they left holes in Lucy's wings, and a hole's
-        // rim, a thin edge the level set cannot hold, receded until it had eaten the wing.
-        // A ball around a sample left inside (a gap the front never entered) changes the
-        // surface only where the sample is less than a radius deep.
-        std::vector<levelset::SeedSphere> balls;
+        // back as a ball (reseed_radius), which this level, where the part may be thick enough
+        // to hold, shrinks onto the samples, as the box at the first level. A ball around a
+        // sample left inside (a gap the front never entered) changes the surface only where
+        // the sample is less than a radius deep.
+        std::vector<glm::vec3> lost;
         for (size_t i = 0; i < points.size(); ++i)
-          if (distance[i] > params.lost_distance) balls.push_back({sample_voxels[i], params.reseed_radius});
+          if (distance[i] > params.lost_distance) lost.push_back(sample_voxels[i]);
+        const float reach = kPartReach * part_radius / float(frame.voxel_size(level));
+        const std::vector<levelset::SeedSphere> balls = lost_part_balls(lost, params.reseed_radius, reach);
         if (!balls.empty()) levelset::add_spheres(*out.list, balls, what);
         report.reseeded = balls.size();
       }
@@ -153,14 +189,9 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
     report.mean_abs_phi = mean_abs_phi(list, sample_voxels);
     report.error_percent = 100.0 * report.mean_abs_phi * frame.voxel_size(level) / frame.diagonal();
     distance = surface_distances(list, sample_voxels);
-    double total = 0.0, worst = 0.0;
-    for (const float d : distance) {
-      total += d;
-      worst = std::max(worst, double(d));
-    }
-    const double percent_per_voxel = 100.0 * frame.voxel_size(level) / frame.diagonal();
-    report.mean_distance_percent = percent_per_voxel * total / double(distance.size());
-    report.max_distance_percent = percent_per_voxel * worst;
+    const SurfaceAccuracy accuracy = summarise_distances(distance, frame.diagonal() / frame.voxel_size(level));
+    report.mean_distance_percent = accuracy.mean_percent;
+    report.max_distance_percent = accuracy.max_percent;
     report.seconds = ms_since(start) / 1e3;
     out.levels.push_back(report);
     if (progress) progress(report);

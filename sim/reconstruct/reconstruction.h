@@ -67,6 +67,10 @@ struct ReconstructionParams {
   // inside the level set as a ball of `reseed_radius` voxels of the new level, which the new
   // level convects onto the samples. 0: no reseeding (a lost part stays lost).
   float lost_distance = 2.0f;
+  // Wider than the samples' spacing and a thin part's half-thickness, so that the balls merge
+  // into one solid around the part: balls of 2 or 3 voxels leave holes in a sheet (Lucy's
+  // wings), and a hole's rim is a thin edge the level set cannot hold, which recedes until it
+  // has eaten the sheet. At most 2 tiles - γ - 1 voxels (the margin below the cube).
   float reseed_radius = 5.0f;
 };
 
@@ -80,7 +84,7 @@ struct LevelReport {
   uint64_t potential_tiles = 0; // tiles whose P was evaluated
   double mean_abs_phi = 0;      // voxels of this level
   double error_percent = 0;     // E: mean |φ| at the samples, % of the bounding-box diagonal
-  size_t reseeded = 0;          // lost samples of the level before put back as balls
+  size_t reseeded = 0;          // lost samples of the level before put back as balls (outliers are not)
   // The samples' distances to the surface (surface_distances), % of the diagonal: unlike E
   // these see samples the band lost, such as a limb the level set pinched off.
   double mean_distance_percent = 0;

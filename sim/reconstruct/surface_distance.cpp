@@ -21,7 +21,16 @@ struct TriangleGrid {
   std::vector<uint32_t> start;  // per cell, into `triangles`; one more than the cells
   std::vector<uint32_t> triangles;
 
-  glm::ivec3 cell_of(glm::vec3 p) const { return glm::ivec3(glm::floor((p - origin) / cell)); }
+  // The cell holding p, in double and clamped to 2^30 cells either way so that a point far from
+  // a small mesh cannot overflow an int: a clamped point lies on the same side of the whole
+  // grid, only nearer, so the ring bounds drawn from it stay lower bounds.
+  glm::ivec3 cell_of(glm::vec3 p) const {
+    glm::ivec3 c;
+    for (int a = 0; a < 3; ++a)
+      c[a] = int(std::clamp(std::floor((double(p[a]) - origin[a]) / cell), -kFar, kFar));
+    return c;
+  }
+  static constexpr double kFar = double(1 << 30);
   size_t index(glm::ivec3 c) const { return (size_t(c.z) * dims.y + c.y) * dims.x + c.x; }
 };
 
@@ -32,11 +41,16 @@ TriangleGrid bin_triangles(const IndexedMesh& mesh) {
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
   }
-  // About two triangles per cell on a surface mesh: cells a few edge lengths across.
-  const glm::vec3 extent = glm::max(hi - lo, glm::vec3(1e-30f));
+  // Cells a few edge lengths across on a surface mesh (about two triangles per occupied cell),
+  // at most 512 a side and 8 cells per triangle in all, so that memory follows the triangles.
+  // A mesh of one point still gets cells of a size its coordinates can resolve.
+  const float magnitude = std::max({glm::length(lo), glm::length(hi), 1e-30f});
+  const glm::vec3 extent = glm::max(hi - lo, glm::vec3(1e-6f * magnitude));
+  const double triangles = double(std::max<size_t>(mesh.triangles.size(), 1));
   const double area = 2.0 * (double(extent.x) * extent.y + double(extent.y) * extent.z + double(extent.z) * extent.x);
-  grid.cell = float(std::sqrt(area / std::max<double>(1.0, double(mesh.triangles.size()) / 2.0)));
-  grid.cell = std::max(grid.cell, std::max({extent.x, extent.y, extent.z}) / 512.0f);
+  const double volume = double(extent.x) * extent.y * extent.z;
+  grid.cell = float(std::max({std::sqrt(area / std::max(1.0, triangles / 2.0)), std::cbrt(volume / (8.0 * triangles)),
+                              double(std::max({extent.x, extent.y, extent.z})) / 512.0}));
   grid.origin = lo;
   grid.dims = glm::max(glm::ivec3(extent / grid.cell) + 1, glm::ivec3(1));
   const size_t cells = size_t(grid.dims.x) * grid.dims.y * grid.dims.z;
@@ -71,6 +85,7 @@ TriangleGrid bin_triangles(const IndexedMesh& mesh) {
 // point's cell (which may lie outside the grid). A triangle binned only in ring s or beyond is
 // at least (s - 1) cells away, so once the best squared distance is within that, it is final.
 float nearest_distance(const IndexedMesh& mesh, const TriangleGrid& grid, glm::vec3 p) {
+  if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return std::numeric_limits<float>::quiet_NaN();
   const glm::ivec3 pc = grid.cell_of(p);
   // Rings before the grid's box holds any cell are empty.
   const glm::ivec3 below = glm::max(-pc, glm::ivec3(0)), above = glm::max(pc - (grid.dims - 1), glm::ivec3(0));
@@ -120,9 +135,8 @@ std::vector<float> distances_to_mesh(const IndexedMesh& mesh, std::span<const gl
   return out;
 }
 
-SurfaceAccuracy surface_accuracy(const IndexedMesh& mesh, std::span<const glm::vec3> points, double diagonal) {
+SurfaceAccuracy summarise_distances(std::span<const float> d, double diagonal) {
   SurfaceAccuracy a;
-  const std::vector<float> d = distances_to_mesh(mesh, points);
   double sum = 0;
   for (size_t i = 0; i < d.size(); ++i) {
     sum += d[i];
@@ -133,6 +147,10 @@ SurfaceAccuracy surface_accuracy(const IndexedMesh& mesh, std::span<const glm::v
     a.max_percent = 100.0 * double(d[a.worst_sample]) / diagonal;
   }
   return a;
+}
+
+SurfaceAccuracy surface_accuracy(const IndexedMesh& mesh, std::span<const glm::vec3> points, double diagonal) {
+  return summarise_distances(distances_to_mesh(mesh, points), diagonal);
 }
 
 }  // namespace meniscus::sim::reconstruct

@@ -22,7 +22,8 @@ IndexedMesh extract_surface(const Reconstruction& reconstruction, const char* wh
 
 // The exact unsigned distance from each point to the nearest point of the mesh's triangles, the
 // same numbers as testing every triangle (triangles binned on a uniform grid, searched ring by
-// ring until no nearer triangle can remain). +inf for every point when the mesh has no triangles.
+// ring until no nearer triangle can remain). +inf for every point when the mesh has no
+// triangles; NaN for a point with a NaN or infinite coordinate.
 std::vector<float> distances_to_mesh(const IndexedMesh& mesh, std::span<const glm::vec3> points);
 
 struct SurfaceAccuracy {
@@ -31,6 +32,10 @@ struct SurfaceAccuracy {
   size_t worst_sample = 0;  // its index
 };
 
+// The mean and the worst of per-sample distances as % of `diagonal` (in the distances' unit).
+SurfaceAccuracy summarise_distances(std::span<const float> distances, double diagonal);
+
+// distances_to_mesh, summarised.
 SurfaceAccuracy surface_accuracy(const IndexedMesh& mesh, std::span<const glm::vec3> points, double diagonal);
 
 }  // namespace meniscus::sim::reconstruct

@@ -83,16 +83,26 @@ std::vector<glm::vec3> zero_crossings(const levelset::SortedTileList& list) {
 
 std::vector<float> surface_distances(const levelset::SortedTileList& list, std::span<const glm::vec3> voxels) {
   std::vector<float> distance(voxels.size(), 0.0f);
-  std::vector<bool> in_band(voxels.size(), false);
+  // One byte per sample: threads write neighbouring entries (a vector<bool> packs them into
+  // shared words).
+  std::vector<uint8_t> in_band(voxels.size(), 0);
+  const float gamma = list.gamma();
   tbb::parallel_for(size_t(0), voxels.size(), [&](size_t i) {
+    // |φ| is a distance only strictly inside the band: stored tiles also hold voxels clamped to
+    // ±γ, which read γ however far the surface is.
     const glm::ivec3 base(glm::floor(voxels[i]));
     bool all = true;
     for (int k = 0; k < 8 && all; ++k) {
       const glm::ivec3 c = base + glm::ivec3(k & 1, k >> 1 & 1, k >> 2 & 1);
-      all = c.x >= 0 && c.y >= 0 && c.z >= 0 && levelset::value_at(list, c).has_value();
+      if (c.x < 0 || c.y < 0 || c.z < 0) {
+        all = false;
+        break;
+      }
+      const std::optional<float> v = levelset::value_at(list, c);
+      all = v.has_value() && std::abs(*v) < gamma;
     }
     if (all) distance[i] = std::abs(interpolate_phi(list, voxels[i]));
-    in_band[i] = all;
+    in_band[i] = all ? 1 : 0;
   });
   std::vector<glm::vec3> outside;
   std::vector<size_t> which;

@@ -19,10 +19,10 @@ float interpolate_phi(const levelset::SortedTileList& list, glm::vec3 voxel);
 // Mean |φ| at `voxels` (positions in the list's voxel space), in voxels.
 double mean_abs_phi(const levelset::SortedTileList& list, std::span<const glm::vec3> voxels);
 
-// Each sample's distance to the surface, in voxels: |φ| where the sample's cell is wholly in the
-// band, else the distance to the nearest zero crossing on an edge between two band voxels.
-// Unlike E, which counts a sample outside the band as γ, this sees a lost limb: its samples
-// are as far from the surface as the limb was long.
+// Each sample's distance to the surface, in voxels: |φ| where every corner of the sample's cell
+// is strictly inside the band (|φ| < γ), else the distance to the nearest zero crossing on an
+// edge between two band voxels. Unlike E, which counts a sample outside the band as γ, this
+// sees a lost limb: its samples are as far from the surface as the limb was long.
 std::vector<float> surface_distances(const levelset::SortedTileList& list, std::span<const glm::vec3> voxels);
 
 }  // namespace meniscus::sim::reconstruct

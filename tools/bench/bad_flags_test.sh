@@ -20,6 +20,7 @@ check() {  # check "<expected text>" args...
 }
 check "--poisson-depth" reconstruct --poisson-depth 13
 check "--poisson-depth" reconstruct --poisson-depth
+check "--poisson-depth" reconstruct --poisson-depth 9x
 check "--poisson-normals" reconstruct --poisson-normals sideways
 check "--lost-distance" reconstruct --lost-distance -1
 check "--lost-distance" reconstruct --lost-distance nan

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace meniscus::bench {
 namespace {
@@ -71,6 +72,7 @@ std::optional<std::vector<float>> open3d_distances_to_mesh(std::span<const glm::
                                                            std::span<const glm::uvec3> triangles,
                                                            std::span<const glm::vec3> points) {
   namespace core = open3d::core;
+  if (triangles.empty()) return std::vector<float>(points.size(), std::numeric_limits<float>::infinity());
   std::vector<float> v(3 * vertices.size()), q(3 * points.size());
   std::vector<uint32_t> t(3 * triangles.size());
   for (size_t i = 0; i < vertices.size(); ++i)

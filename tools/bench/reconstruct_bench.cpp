@@ -79,8 +79,10 @@ Options parse(int argc, char** argv) {
     }
     else if (flag == "--poisson-depth") {
       const std::string v = flags.value();
-      o.poisson_depth = std::atoi(v.c_str());
-      if (o.poisson_depth < 0 || o.poisson_depth > 12 || (o.poisson_depth == 0 && v != "0"))
+      char* end = nullptr;
+      const long depth = std::strtol(v.c_str(), &end, 10);
+      o.poisson_depth = int(depth);
+      if (end == v.c_str() || *end || depth < 0 || depth > 12)
         throw InputError("--poisson-depth: expected a depth in [0, 12] (0: no Poisson peer), got '" + v + "'");
     } else if (flag == "--mesh") {
       o.mesh_output = flags.value();
@@ -118,14 +120,10 @@ void write_accuracy(profile::JsonWriter& json, std::span<const glm::vec3> vertic
                     std::span<const glm::vec3> points, double diagonal) {
   const auto distances = open3d_distances_to_mesh(vertices, triangles, points);
   if (!distances) return;
-  double sum = 0, worst = 0;
-  for (float d : *distances) {
-    sum += d;
-    worst = std::max(worst, double(d));
-  }
+  const sim::reconstruct::SurfaceAccuracy a = sim::reconstruct::summarise_distances(*distances, diagonal);
   json.key("surface_distance_by").value(open3d_version());
-  json.key("surface_mean_percent").value(100.0 * sum / double(points.size()) / diagonal);
-  json.key("surface_max_percent").value(100.0 * worst / diagonal);
+  json.key("surface_mean_percent").value(a.mean_percent);
+  json.key("surface_max_percent").value(a.max_percent);
 }
 
 }  // namespace

@@ -87,6 +87,8 @@ TEST_CASE("reconstruction: bad input is an InputError", "[reconstruct]") {
   params = {};
   params.reseed_radius = 0.0f;
   CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params.reseed_radius = 6.0f;  // would reach below the margin of the first level that reseeds
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
 }
 
 // Two balls joined by a rod thinner than two voxels of level 5 and five of level 7: from level 5

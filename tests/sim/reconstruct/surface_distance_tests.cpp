@@ -1,11 +1,14 @@
-// The point-to-mesh distances that grade a reconstruction, against testing every triangle.
+// The distances that grade a reconstruction: point to mesh against testing every triangle, and
+// the band's own per-sample distances (surface_error.h) against a sphere's.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <limits>
 #include <random>
 
+#include "sim/levelset/level_set_builder.h"
 #include "sim/levelset/triangle_distance.h"
+#include "sim/reconstruct/surface_error.h"
 #include "sim/reconstruct/surface_distance.h"
 
 using namespace meniscus::sim;
@@ -62,4 +65,41 @@ TEST_CASE("surface distance: a flat mesh, a mesh without triangles, and the summ
 
   const std::vector<float> none = reconstruct::distances_to_mesh(IndexedMesh{}, points);
   for (float v : none) CHECK(std::isinf(v));
+}
+
+TEST_CASE("surface distance: a mesh shrunk to a point, far points and NaN", "[reconstruct][distance]") {
+  IndexedMesh point;
+  point.positions = {{1, 2, 3}, {1, 2, 3}, {1, 2, 3}};
+  point.triangles = {{0, 1, 2}};
+  const std::vector<glm::vec3> points{{2, 2, 3}, {1, 2, 3}, {1e30f, -1e30f, 0}, {NAN, 0, 0}, {INFINITY, 0, 0}};
+  const std::vector<float> d = reconstruct::distances_to_mesh(point, points);
+  CHECK(d[0] == 1.0f);
+  CHECK(d[1] == 0.0f);
+  CHECK(d[2] == brute_force(point, points[2]));
+  CHECK(std::isnan(d[3]));
+  CHECK(std::isnan(d[4]));
+}
+
+TEST_CASE("surface distance: the band's distances of samples near and far from a sphere", "[reconstruct][distance]") {
+  const glm::vec3 centre(40.3f, 40.6f, 39.8f);
+  const float radius = 12.0f;
+  levelset::SortedTileList list(1.5f);
+  levelset::build_from_sdf(list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, glm::ivec3(20), glm::ivec3(60));
+  // Samples on rays from the centre, from well inside to beyond the stored tiles: |φ| holds
+  // only where the band is not clamped; past it the nearest zero crossing takes over.
+  std::vector<glm::vec3> samples;
+  std::vector<float> expected;
+  const glm::vec3 directions[] = {glm::normalize(glm::vec3(1, 0.2f, -0.3f)), glm::normalize(glm::vec3(-0.4f, 1, 0.5f)),
+                                  glm::normalize(glm::vec3(0.1f, -0.7f, -1))};
+  for (const glm::vec3& d : directions)
+    for (float offset : {-6.0f, -4.0f, -2.0f, -1.0f, -0.3f, 0.0f, 0.4f, 1.2f, 2.0f, 3.0f, 4.0f, 6.0f, 9.0f}) {
+      samples.push_back(centre + (radius + offset) * d);
+      expected.push_back(std::abs(offset));
+    }
+  const std::vector<float> d = reconstruct::surface_distances(list, samples);
+  REQUIRE(d.size() == samples.size());
+  for (size_t i = 0; i < d.size(); ++i) {
+    INFO("sample " << i << " expected " << expected[i]);
+    CHECK(std::abs(d[i] - expected[i]) <= 0.35f);  // the crossings are a voxel apart on the surface
+  }
 }

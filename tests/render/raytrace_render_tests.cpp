@@ -5,21 +5,13 @@
 
 #include "engine/app/capture.h"
 #include "tests/render/image_compare.h"
+#include "tests/render/scene_golden.h"
 #include "tests/render/scene_variant.h"
 
 namespace meniscus {
 namespace {
 
-CaptureResult capture_scene(const char* scene, uint32_t frames) {
-  CaptureOptions options;
-  options.scene = std::filesystem::path(MENISCUS_SOURCE_DIR) / scene;
-  options.width = 320;
-  options.height = 180;
-  options.frames = frames;
-  options.sim = "cpu";
-  options.validation = true;
-  return capture(options);
-}
+CaptureResult capture_scene(const char* scene, uint32_t frames) { return testing::capture_scene(scene, frames, 320, 180); }
 
 CaptureResult capture_pool(uint32_t frames) { return capture_scene("scenes/caustics_pool.toml", frames); }
 

@@ -21,16 +21,17 @@ struct TriangleGrid {
   std::vector<uint32_t> start;  // per cell, into `triangles`; one more than the cells
   std::vector<uint32_t> triangles;
 
-  // The cell holding p, in double and clamped to 2^30 cells either way so that a point far from
-  // a small mesh cannot overflow an int: a clamped point lies on the same side of the whole
-  // grid, only nearer, so the ring bounds drawn from it stay lower bounds.
+  // The cell holding p, in double and clamped to 2^28 cells either way so that neither it nor
+  // the ring arithmetic around it (pc ± s, s up to its distance from the grid plus the grid's
+  // size) can overflow an int: a clamped point lies on the same side of the whole grid, only
+  // nearer, so the ring bounds drawn from it stay lower bounds.
   glm::ivec3 cell_of(glm::vec3 p) const {
     glm::ivec3 c;
     for (int a = 0; a < 3; ++a)
       c[a] = int(std::clamp(std::floor((double(p[a]) - origin[a]) / cell), -kFar, kFar));
     return c;
   }
-  static constexpr double kFar = double(1 << 30);
+  static constexpr double kFar = double(1 << 28);
   size_t index(glm::ivec3 c) const { return (size_t(c.z) * dims.y + c.y) * dims.x + c.x; }
 };
 

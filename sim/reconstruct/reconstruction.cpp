@@ -52,13 +52,20 @@ std::unique_ptr<levelset::SortedTileList> initial_box(const ReconstructionFrame&
 constexpr uint32_t kLostPart = 16;
 constexpr float kPartReach = 3.0f;
 
-// The median distance from a sample to its kLostPart-th nearest (world units; 0 for fewer).
-float median_part_radius(std::span<const glm::vec3> points) {
-  if (points.size() < kLostPart) return 0.0f;
+// Each point's distance to its kLostPart-th nearest (itself included); empty for fewer points.
+std::vector<float> part_radii(std::span<const glm::vec3> points) {
+  if (points.size() < kLostPart) return {};
   const kdtree::KdTree tree = kdtree::build_kdtree(points, kdtree::KdTreeParams{.k = kLostPart});
   const kdtree::KnnResult near = kdtree::knn_all(tree, kdtree::KnnParams{.k = kLostPart});
   std::vector<float> radii(points.size());
   for (size_t i = 0; i < points.size(); ++i) radii[i] = near.radius(i);
+  return radii;
+}
+
+// The median of part_radii (world units; 0 for fewer than kLostPart points).
+float median_part_radius(std::span<const glm::vec3> points) {
+  std::vector<float> radii = part_radii(points);
+  if (radii.empty()) return 0.0f;
   std::nth_element(radii.begin(), radii.begin() + radii.size() / 2, radii.end());
   return radii[radii.size() / 2];
 }
@@ -67,11 +74,9 @@ float median_part_radius(std::span<const glm::vec3> points) {
 // `reach` voxels.
 std::vector<levelset::SeedSphere> lost_part_balls(const std::vector<glm::vec3>& lost, float radius, float reach) {
   std::vector<levelset::SeedSphere> balls;
-  if (lost.size() < kLostPart) return balls;
-  const kdtree::KdTree tree = kdtree::build_kdtree(lost, kdtree::KdTreeParams{.k = kLostPart});
-  const kdtree::KnnResult near = kdtree::knn_all(tree, kdtree::KnnParams{.k = kLostPart});
-  for (size_t i = 0; i < lost.size(); ++i)
-    if (near.radius(i) <= reach) balls.push_back({lost[i], radius});
+  const std::vector<float> radii = part_radii(lost);
+  for (size_t i = 0; i < radii.size(); ++i)
+    if (radii[i] <= reach) balls.push_back({lost[i], radius});
   return balls;
 }
 

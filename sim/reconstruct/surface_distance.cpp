@@ -56,29 +56,22 @@ TriangleGrid bin_triangles(const IndexedMesh& mesh) {
   grid.dims = glm::max(glm::ivec3(extent / grid.cell) + 1, glm::ivec3(1));
   const size_t cells = size_t(grid.dims.x) * grid.dims.y * grid.dims.z;
 
-  auto cell_range = [&](const glm::uvec3& t, glm::ivec3& c0, glm::ivec3& c1) {
+  // Calls visit(cell index) for every cell triangle t's bounding box overlaps.
+  auto for_each_cell = [&](const glm::uvec3& t, auto&& visit) {
     const glm::vec3 a = mesh.positions[t.x], b = mesh.positions[t.y], c = mesh.positions[t.z];
-    c0 = glm::clamp(grid.cell_of(glm::min(a, glm::min(b, c))), glm::ivec3(0), grid.dims - 1);
-    c1 = glm::clamp(grid.cell_of(glm::max(a, glm::max(b, c))), glm::ivec3(0), grid.dims - 1);
-  };
-  grid.start.assign(cells + 1, 0);
-  for (const glm::uvec3& t : mesh.triangles) {
-    glm::ivec3 c0, c1;
-    cell_range(t, c0, c1);
+    const glm::ivec3 c0 = glm::clamp(grid.cell_of(glm::min(a, glm::min(b, c))), glm::ivec3(0), grid.dims - 1);
+    const glm::ivec3 c1 = glm::clamp(grid.cell_of(glm::max(a, glm::max(b, c))), glm::ivec3(0), grid.dims - 1);
     for (int z = c0.z; z <= c1.z; ++z)
       for (int y = c0.y; y <= c1.y; ++y)
-        for (int x = c0.x; x <= c1.x; ++x) ++grid.start[grid.index({x, y, z}) + 1];
-  }
+        for (int x = c0.x; x <= c1.x; ++x) visit(grid.index({x, y, z}));
+  };
+  grid.start.assign(cells + 1, 0);
+  for (const glm::uvec3& t : mesh.triangles) for_each_cell(t, [&](size_t cell) { ++grid.start[cell + 1]; });
   for (size_t i = 0; i < cells; ++i) grid.start[i + 1] += grid.start[i];
   grid.triangles.resize(grid.start[cells]);
   std::vector<uint32_t> fill(grid.start.begin(), grid.start.end() - 1);
-  for (uint32_t i = 0; i < mesh.triangles.size(); ++i) {
-    glm::ivec3 c0, c1;
-    cell_range(mesh.triangles[i], c0, c1);
-    for (int z = c0.z; z <= c1.z; ++z)
-      for (int y = c0.y; y <= c1.y; ++y)
-        for (int x = c0.x; x <= c1.x; ++x) grid.triangles[fill[grid.index({x, y, z})]++] = i;
-  }
+  for (uint32_t i = 0; i < mesh.triangles.size(); ++i)
+    for_each_cell(mesh.triangles[i], [&](size_t cell) { grid.triangles[fill[cell]++] = i; });
   return grid;
 }
 

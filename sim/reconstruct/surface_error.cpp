@@ -82,10 +82,8 @@ std::vector<glm::vec3> zero_crossings(const levelset::SortedTileList& list) {
 }  // namespace
 
 std::vector<float> surface_distances(const levelset::SortedTileList& list, std::span<const glm::vec3> voxels) {
-  std::vector<float> distance(voxels.size(), 0.0f);
-  // One byte per sample: threads write neighbouring entries (a vector<bool> packs them into
-  // shared words).
-  std::vector<uint8_t> in_band(voxels.size(), 0);
+  // NaN marks a sample outside the band until its zero crossing is found.
+  std::vector<float> distance(voxels.size());
   const float gamma = list.gamma();
   tbb::parallel_for(size_t(0), voxels.size(), [&](size_t i) {
     // |φ| is a distance only strictly inside the band: stored tiles also hold voxels clamped to
@@ -101,13 +99,12 @@ std::vector<float> surface_distances(const levelset::SortedTileList& list, std::
       const std::optional<float> v = levelset::value_at(list, c);
       all = v.has_value() && std::abs(*v) < gamma;
     }
-    if (all) distance[i] = std::abs(interpolate_phi(list, voxels[i]));
-    in_band[i] = all ? 1 : 0;
+    distance[i] = all ? std::abs(interpolate_phi(list, voxels[i])) : std::numeric_limits<float>::quiet_NaN();
   });
   std::vector<glm::vec3> outside;
   std::vector<size_t> which;
   for (size_t i = 0; i < voxels.size(); ++i)
-    if (!in_band[i]) {
+    if (std::isnan(distance[i])) {
       outside.push_back(voxels[i]);
       which.push_back(i);
     }

@@ -106,7 +106,8 @@ int run_kdtree(int argc, char** argv) {
 
     // A peer's best times over the repeats and its k-th distances.
     struct PeerBest {
-      const char* name;
+      const char* name;    // the impl it prints
+      const char* suffix;  // of the comparison keys on our line
       double build = 1e300, knn = 1e300, total = 1e300;
       std::vector<float> kth;
       void add(std::optional<KnnPeerResult> run) {
@@ -117,7 +118,7 @@ int run_kdtree(int argc, char** argv) {
         kth = std::move(run->kth_distance);
       }
     };
-    PeerBest peers[] = {{nanoflann_version()}, {open3d_version()}};
+    PeerBest peers[] = {{nanoflann_version(), "nanoflann"}, {open3d_version(), "open3d"}};
     double build = 1e300, search = 1e300, total = 1e300;
     sim::kdtree::KdTree tree;
     sim::kdtree::KnnResult result;
@@ -184,12 +185,13 @@ int run_kdtree(int argc, char** argv) {
     json.key("retries").value(uint64_t(result.stats.retries));
     json.key("radius_nodes").value(uint64_t(result.stats.radius_nodes));
     json.key("traversal_cost").value(double(o.traversal_cost));
-    for (const auto& [peer, suffix] : {std::pair{&peers[0], "nanoflann"}, std::pair{&peers[1], "open3d"}}) {
-      if (peer->kth.empty()) continue;
-      json.key(std::string("max_kth_distance_rel_diff_vs_") + suffix).value(max_relative_diff(peer->kth));
-      json.key(std::string("speedup_vs_") + suffix).value(peer->total / total);
-      json.key(std::string("build_speedup_vs_") + suffix).value(peer->build / build);
-      json.key(std::string("knn_speedup_vs_") + suffix).value(peer->knn / search);
+    for (const PeerBest& peer : peers) {
+      if (peer.kth.empty()) continue;
+      const std::string vs = std::string("_vs_") + peer.suffix;
+      json.key("max_kth_distance_rel_diff" + vs).value(max_relative_diff(peer.kth));
+      json.key("speedup" + vs).value(peer.total / total);
+      json.key("build_speedup" + vs).value(peer.build / build);
+      json.key("knn_speedup" + vs).value(peer.knn / search);
     }
     json.end_object();
     print_line(json);

@@ -144,13 +144,13 @@ int run_reconstruct(int argc, char** argv) {
   params.weight_neighbours = o.weight_neighbours;
   params.lost_distance = o.lost_distance;
   // What every line of this run starts with.
-  const auto begin_line = [&](profile::JsonWriter& json) {
+  const auto begin_line = [&](profile::JsonWriter& json, const std::string& impl = "cpu") {
     json.begin_object();
     json.key("bench").value("reconstruct");
     json.key("input").value(o.input);
     json.key("points").value(uint64_t(points.size()));
     json.key("threads").value(uint64_t(o.threads));
-    json.key("impl").value("cpu");
+    json.key("impl").value(impl);
   };
   const auto start = std::chrono::steady_clock::now();
   const sim::reconstruct::Reconstruction r =
@@ -205,12 +205,7 @@ int run_reconstruct(int argc, char** argv) {
   const auto poisson = open3d_poisson(points, normals, o.poisson_depth, o.threads);
   if (!poisson) return 0;
   profile::JsonWriter peer;
-  peer.begin_object();
-  peer.key("bench").value("reconstruct");
-  peer.key("input").value(o.input);
-  peer.key("points").value(uint64_t(points.size()));
-  peer.key("threads").value(uint64_t(o.threads));
-  peer.key("impl").value(std::string(open3d_version()) + "-poisson");
+  begin_line(peer, std::string(open3d_version()) + "-poisson");
   peer.key("depth").value(o.poisson_depth);
   peer.key("normals").value(normals.empty() ? "estimated and oriented by Open3D (16 neighbours)" : "the scan's faces");
   peer.key("normals_ms").value(poisson->normals_ms);

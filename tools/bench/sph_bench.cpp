@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -33,13 +34,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
+const char* const kCases[] = {"collapsing_block", "tall_column", "splash"};  // make_case builds each
+
 struct Options {
   int threads = int(tbb::info::default_concurrency());
   std::vector<uint32_t> counts{65536, 262144, 1048576};
   int steps = 5;
   int warmup = 3;
   std::vector<std::string> backends{"cpu", "cuda"};
-  std::vector<std::string> cases{"collapsing_block", "tall_column", "splash"};
+  std::vector<std::string> cases{std::begin(kCases), std::end(kCases)};
   std::string scene;
   int frames = 60;
 };
@@ -70,7 +73,7 @@ Options parse(int argc, char** argv) {
     } else if (flag == "--cases") {
       o.cases.clear();
       for (const std::string& item : split_list(flags.value())) {
-        if (item != "collapsing_block" && item != "tall_column" && item != "splash")
+        if (std::find(std::begin(kCases), std::end(kCases), item) == std::end(kCases))
           throw InputError("sph: --cases: expected collapsing_block, tall_column or splash, got '" + item + "'");
         o.cases.push_back(item);
       }

@@ -195,6 +195,12 @@ float parse_number(std::string_view flag, const std::string& text, float min, fl
   return v;
 }
 
+sim::levelset::TilePrecision parse_precision_flag(std::string_view flag, const std::string& value) {
+  const auto precision = sim::levelset::parse_precision(value);
+  if (!precision) throw InputError(std::string(flag) + ": expected float32 or fixed16, got '" + value + "'");
+  return *precision;
+}
+
 void parse_levelset(Args& args, Command& command) {
   LevelSetOptions& o = command.levelset;
   if (args.done())
@@ -213,6 +219,7 @@ void parse_levelset(Args& args, Command& command) {
          if (o.scheme != "upwind" && o.scheme != "weno5")
            throw InputError("--scheme: expected upwind or weno5, got '" + o.scheme + "'");
        }},
+      {"--precision", [](LevelSetOptions& o, Args& a, std::string_view f) { o.precision = parse_precision_flag(f, a.value(f)); }},
       {"--steps", [](LevelSetOptions& o, Args& a, std::string_view f) { o.steps = parse_count(f, a.value(f), 0); }},
       {"--time", [](LevelSetOptions& o, Args& a, std::string_view f) { o.time = parse_number(f, a.value(f), 0.0f, 1e9f); }},
       {"--until-converged", [](LevelSetOptions& o, Args&, std::string_view) { o.until_converged = true; }},
@@ -240,6 +247,7 @@ void parse_reconstruct(Args& args, Command& command) {
       {"--depth", [](ReconstructOptions& o, Args& a, std::string_view f) { o.depth = int(parse_count(f, a.value(f), 2)); }},
       {"--start-depth", [](ReconstructOptions& o, Args& a, std::string_view f) { o.start_depth = int(parse_count(f, a.value(f), 2)); }},
       {"--alpha", [](ReconstructOptions& o, Args& a, std::string_view f) { o.alpha = parse_number(f, a.value(f), 0.0f, 10.0f); }},
+      {"--precision", [](ReconstructOptions& o, Args& a, std::string_view f) { o.precision = parse_precision_flag(f, a.value(f)); }},
   };
   parse_flags(args, o, flags, "reconstruct");
   if (o.output.empty()) throw InputError("meniscus reconstruct: -o out.ply|out.vdb is required");
@@ -388,8 +396,9 @@ std::string usage_text() {
          "                       [--sim cpu|vulkan|cuda] [--device NAME] [--validation]\n"
          "  meniscus levelset <in.vdb|mesh.ply|mesh.obj|volume --iso V> -o out.vdb [--resolution N] [--mcf ALPHA]\n"
          "                       [--speed F] [--scheme upwind|weno5] [--steps N | --time T | --until-converged]\n"
-         "                       [--max-steps N] [--sim cpu|cuda]\n"
+         "                       [--max-steps N] [--sim cpu|cuda] [--precision float32|fixed16]\n"
          "  meniscus reconstruct <points.ply|.obj> --depth D -o out.ply|.vdb [--start-depth d] [--alpha A]\n"
+         "                       [--precision float32|fixed16]\n"
          "  meniscus segment <volume.nrrd|.nhdr|.vtk|.nii|.nii.gz> --seed i,j,k[,r]... --lower L --upper U\n"
          "                       -o out.nrrd|.vdb|.ply [--seed-mm x,y,z[,r]]... [--init-mask LO,HI]\n"
          "                       [--curvature W] [--data-term linear|tanh] [--steps N | --until-converged]\n"

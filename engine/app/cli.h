@@ -9,6 +9,7 @@
 
 #include "engine/app/capture.h"
 #include "engine/app/run_window.h"
+#include "sim/levelset/sorted_tile_list.h"
 
 namespace meniscus {
 
@@ -33,6 +34,7 @@ struct LevelSetOptions {
   float mcf = 0.0f;             // curvature weight α (voxels² per unit time)
   float speed = 0.0f;           // normal speed F (voxels per unit time, positive grows)
   std::string scheme = "weno5";  // upwind | weno5
+  sim::levelset::TilePrecision precision = sim::levelset::TilePrecision::kFloat32;
   std::optional<int> steps;
   std::optional<float> time;
   bool until_converged = false;
@@ -47,6 +49,7 @@ struct ReconstructOptions {
   int depth = 8;           // D, the finest level (2^D voxels across the samples' cube)
   int start_depth = 5;     // d, the coarsest level (capped at D)
   float alpha = 0.1f;      // curvature weight α: higher bypasses noise and outliers
+  sim::levelset::TilePrecision precision = sim::levelset::TilePrecision::kFloat32;
 };
 
 // `meniscus segment <volume> --seed i,j,k[,r]... --lower L --upper U -o out.nrrd|.vdb|.ply`:

@@ -52,7 +52,7 @@ LoadedLevelSet load_volume(const LevelSetOptions& o) {
     std::printf("levelset: %s: spacing %g x %g x %g is not uniform; the level set's voxels are its samples\n",
                 o.input.string().c_str(), volume.spacing.x, volume.spacing.y, volume.spacing.z);
   LoadedLevelSet out;
-  out.list = std::make_unique<sim::levelset::SortedTileList>(kBandGamma);
+  out.list = std::make_unique<sim::levelset::SortedTileList>(kBandGamma, 64, o.precision);
   out.voxel_offset = glm::ivec3(-kVolumeMargin);
   out.voxel_size = volume.spacing.x;
   const auto stats = sim::levelset::build_from_volume(*out.list, {glm::ivec3(volume.dims), volume.values}, *o.iso,
@@ -68,6 +68,7 @@ LoadedLevelSet load(const LevelSetOptions& o) {
   if (o.input.extension() == ".vdb") {
     sim::levelset::LevelSetFile file = sim::levelset::read_vdb(o.input);
     out.list = std::move(file.list);
+    if (o.precision != out.list->precision()) *out.list = out.list->stored_as(o.precision);
     out.voxel_offset = file.voxel_offset;
     out.voxel_size = file.voxel_size;
     return out;
@@ -81,7 +82,7 @@ LoadedLevelSet load(const LevelSetOptions& o) {
   out.voxel_offset = glm::ivec3(glm::floor(frame.origin / frame.voxel_size));
   frame.origin = glm::vec3(out.voxel_offset) * frame.voxel_size;
   out.voxel_size = frame.voxel_size;
-  out.list = std::make_unique<sim::levelset::SortedTileList>(kBandGamma);
+  out.list = std::make_unique<sim::levelset::SortedTileList>(kBandGamma, 64, o.precision);
   const auto start = Clock::now();
   const auto stats = sim::levelset::build_from_mesh(*out.list, mesh, frame, o.input.string());
   std::printf("levelset: %s: %zu triangles -> %zu tiles (%zu band voxels), voxel %.6g, %.0f ms\n", o.input.string().c_str(),

@@ -41,6 +41,7 @@ sim::levelset::LevelSetStageParams read_levelset_settings(const ParamTable& t, c
   s.mcf = float(t.number("mcf", s.mcf, 0.0, 100.0));
   s.speed = float(t.number("speed", s.speed, -100.0, 100.0));
   s.scheme = t.string("scheme", s.scheme, {"upwind", "weno5"});
+  s.precision = *sim::levelset::parse_precision(t.string("precision", "float32", {"float32", "fixed16"}));
   s.steps_per_frame = int(t.integer("steps_per_frame", s.steps_per_frame, 0, 1000));
   // [[stage.stroke]]: scripted sculpting (sim/levelset/brush.h), in the level set's own units.
   for (const ParamTable& stroke : t.array_of_tables("stroke")) {

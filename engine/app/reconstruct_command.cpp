@@ -33,6 +33,7 @@ int reconstruct_points(const ReconstructOptions& o) {
   params.coarsest = o.start_depth;
   params.finest = o.depth;
   params.alpha = o.alpha;
+  params.precision = o.precision;
   const std::string name = o.input.string();
   const sim::reconstruct::Reconstruction r =
       sim::reconstruct::reconstruct_surface(points, params, name.c_str(), [](const sim::reconstruct::LevelReport& l) {

@@ -87,7 +87,7 @@ void fill_block(const SortedTileList& list, TileNeighbourhood& tiles, float iso,
           code = tiles.missing_code(dx, dy, dz);
         } else {
           const int lx = x - dx * kTileSide, ly = y - dy * kTileSide, lz = z - dz * kTileSide;
-          code = quantise_corner(list.tile(id)[SortedTileList::voxel_index(lx, ly, lz)] - iso, gamma);
+          code = quantise_corner(list.value(id, SortedTileList::voxel_index(lx, ly, lz)) - iso, gamma);
         }
         block[block_index(x, y, z)] = code;
       }

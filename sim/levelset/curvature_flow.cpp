@@ -23,6 +23,37 @@ int direction_of(int dx, int dy, int dz) {
   return linear < 13 ? linear : linear - 1;
 }
 
+// The block from a pool reader (SortedTileList::visit_values).
+template <class Reader>
+void gather_block(const Reader value_at, float gamma, uint32_t id, const uint32_t neighbours[26], float block[216]) {
+  const auto value_of = [&](uint32_t tile, int voxel) { return value_at(size_t(tile) * kTileVoxels + voxel); };
+  for (int z = -1; z <= kTileSide; ++z)
+    for (int y = -1; y <= kTileSide; ++y)
+      for (int x = -1; x <= kTileSide; ++x) {
+        const int dx = x < 0 ? -1 : x >= kTileSide ? 1 : 0;
+        const int dy = y < 0 ? -1 : y >= kTileSide ? 1 : 0;
+        const int dz = z < 0 ? -1 : z >= kTileSide ? 1 : 0;
+        float value;
+        if (!dx && !dy && !dz) {
+          value = value_of(id, SortedTileList::voxel_index(x, y, z));
+        } else {
+          const int d = direction_of(dx, dy, dz);
+          const uint32_t n = neighbours[d];
+          if (n == UINT32_MAX) {
+            // No tile there: beyond the band, ±γ with the sign of this tile's nearest voxel
+            // (per voxel, not per border: a border layer can hold both signs).
+            const float own = value_of(id, SortedTileList::voxel_index(std::clamp(x, 0, kTileSide - 1),
+                                                                       std::clamp(y, 0, kTileSide - 1),
+                                                                       std::clamp(z, 0, kTileSide - 1)));
+            value = own < 0 ? -gamma : gamma;
+          } else {
+            value = value_of(n, SortedTileList::voxel_index(x - dx * kTileSide, y - dy * kTileSide, z - dz * kTileSide));
+          }
+        }
+        block[block_index(x + 1, y + 1, z + 1)] = value;
+      }
+}
+
 }  // namespace
 
 void find_neighbours(const SortedTileList& list, size_t index, uint32_t neighbours[26]) {
@@ -37,32 +68,7 @@ void find_neighbours(const SortedTileList& list, size_t index, uint32_t neighbou
 }
 
 void gather_block(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[216]) {
-  const float gamma = list.gamma();
-  for (int z = -1; z <= kTileSide; ++z)
-    for (int y = -1; y <= kTileSide; ++y)
-      for (int x = -1; x <= kTileSide; ++x) {
-        const int dx = x < 0 ? -1 : x >= kTileSide ? 1 : 0;
-        const int dy = y < 0 ? -1 : y >= kTileSide ? 1 : 0;
-        const int dz = z < 0 ? -1 : z >= kTileSide ? 1 : 0;
-        float value;
-        if (!dx && !dy && !dz) {
-          value = list.tile(id)[SortedTileList::voxel_index(x, y, z)];
-        } else {
-          const int d = direction_of(dx, dy, dz);
-          const uint32_t n = neighbours[d];
-          if (n == UINT32_MAX) {
-            // No tile there: beyond the band, ±γ with the sign of this tile's nearest voxel
-            // (per voxel, not per border: a border layer can hold both signs).
-            const float own = list.tile(id)[SortedTileList::voxel_index(std::clamp(x, 0, kTileSide - 1),
-                                                                        std::clamp(y, 0, kTileSide - 1),
-                                                                        std::clamp(z, 0, kTileSide - 1))];
-            value = own < 0 ? -gamma : gamma;
-          } else {
-            value = list.tile(n)[SortedTileList::voxel_index(x - dx * kTileSide, y - dy * kTileSide, z - dz * kTileSide)];
-          }
-        }
-        block[block_index(x + 1, y + 1, z + 1)] = value;
-      }
+  list.visit_values([&](const auto value_at) { gather_block(value_at, list.gamma(), id, neighbours, block); });
 }
 
 float CurvatureFlow::max_time_step() const { return 0.9f / (6.0f * alpha_); }
@@ -86,7 +92,7 @@ void CurvatureFlow::step(SortedTileList& list, float dt) {
   // Every tile read the old values; now the new ones replace them and the flags follow.
   tbb::parallel_for(tbb::blocked_range<size_t>(0, active.size()), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i != r.end(); ++i) {
-      std::copy_n(next_.data() + i * kTileVoxels, kTileVoxels, list.tile(active[i].id));
+      list.write(active[i].id, next_.data() + i * kTileVoxels);
       list.update_flags(active[i].id);
     }
   });

@@ -57,7 +57,7 @@ void sample_dense(const SortedTileList& list, glm::ivec3 min_voxel, glm::ivec3 d
         float value;
         if (state[ti] == -2) {
           const glm::ivec3 local = v - t * kTileSide;
-          value = list.tile(id_of[ti])[SortedTileList::voxel_index(local.x, local.y, local.z)];
+          value = list.value(id_of[ti], SortedTileList::voxel_index(local.x, local.y, local.z));
         } else {
           value = state[ti] == 1 ? gamma : -gamma;
         }

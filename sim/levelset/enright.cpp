@@ -15,7 +15,7 @@ EnrightResult run_enright(const EnrightSetup& setup) {
   // Cell-centred unit cube: x = (i + ½) / n, so the point 0.35 is voxel 0.35 n − ½.
   const glm::vec3 centre(0.35f * n - 0.5f);
   const float radius = 0.15f * n;
-  SortedTileList list(setup.gamma);
+  SortedTileList list(setup.gamma, 64, setup.precision);
   build_from_sdf(list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, glm::ivec3(0), glm::ivec3(n));
 
   EvolutionParams params;
@@ -43,6 +43,7 @@ EnrightResult run_enright(const EnrightSetup& setup) {
     evolving += Clock::now() - start;
     ++result.steps;
     result.max_tiles = std::max(result.max_tiles, list.size());
+    result.max_bytes = std::max(result.max_bytes, list.bytes());
     if (result.steps % 64 == 0) result.max_area = std::max(result.max_area, surface_area(list));
   }
   result.seconds = std::chrono::duration<double>(evolving).count();

@@ -17,6 +17,7 @@ struct EnrightSetup {
   float cfl = 0.5f;
   int reinit_iterations = 0;
   bool rescaling_speed = false;
+  TilePrecision precision = TilePrecision::kFloat32;
 };
 
 struct EnrightResult {
@@ -28,6 +29,7 @@ struct EnrightResult {
   double max_area = 0;                          // largest area during the run (stretching)
   uint32_t steps = 0;
   size_t max_tiles = 0;
+  size_t max_bytes = 0;  // the tile list's, SortedTileList::bytes()
   double seconds = 0;  // the evolution only, not the set-up or the measures
 };
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "sim/levelset/fixed_point_phi.h"
 #include "sim/levelset/gpu_stl_list.h"
 #include "sim/levelset/sorted_tile_list.h"
 
@@ -20,7 +21,8 @@ constexpr int kDirections = 26;
 struct ListView {
   const TileEntry* active;
   uint32_t size;
-  float* values;  // kTileVoxels per pool slot
+  float* values;   // kTileVoxels per pool slot with float storage, else null
+  int16_t* fixed;  // the same with 16-bit storage (fixed_point_phi.h), else null
   uint32_t* activity;
   uint32_t* border;
   float gamma;
@@ -30,6 +32,23 @@ struct ListView {
 __device__ inline ListView live(ListView view) {
   view.size = view.counters->size;
   return view;
+}
+
+// φ at pool index i (slot × kTileVoxels + voxel), decoded whatever the storage.
+__device__ inline float load_phi(const ListView& list, size_t i) {
+  return list.fixed ? decode_fixed_phi(list.fixed[i], list.gamma) : list.values[i];
+}
+
+// Stores φ rounded to the storage and returns what a later load_phi reads, from which the
+// flags are taken (as the CPU's update_flags reads the stored tile).
+__device__ inline float store_phi(const ListView& list, size_t i, float phi) {
+  if (!list.fixed) {
+    list.values[i] = phi;
+    return phi;
+  }
+  const int16_t code = encode_fixed_phi(phi, list.gamma);
+  list.fixed[i] = code;
+  return decode_fixed_phi(code, list.gamma);
 }
 
 __device__ inline bool frozen(const ListView& view) { return view.counters->frozen != GpuStlFrozen::kNo; }

@@ -98,7 +98,7 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
       }
       neighbours[thread] = found;
     }
-    own[thread] = list.values[size_t(entry.id) * kTileVoxels + thread];
+    own[thread] = gpu::load_phi(list, size_t(entry.id) * kTileVoxels + thread);
     __syncthreads();  // neighbours and own complete (and the previous tile's block fully read)
 
     for (int e = thread; e < kHaloVoxels; e += kUnit) {
@@ -118,8 +118,8 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
           const int cx = min(max(x, 0), kTileSide - 1), cy = min(max(y, 0), kTileSide - 1), cz = min(max(z, 0), kTileSide - 1);
           value = own[gpu::voxel_index(cx, cy, cz)] < 0 ? -gamma : gamma;
         } else {
-          value = list.values[size_t(source) * kTileVoxels +
-                              gpu::voxel_index(x - dx * kTileSide, y - dy * kTileSide, z - dz * kTileSide)];
+          value = gpu::load_phi(list, size_t(source) * kTileVoxels +
+                                          gpu::voxel_index(x - dx * kTileSide, y - dy * kTileSide, z - dz * kTileSide));
         }
       }
       block[e] = value;
@@ -251,15 +251,15 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const
     uint32_t id = kNoTile;
     if (inside) {
       id = list.active[position].id;
-      float* phi = list.values + size_t(id) * kTileVoxels + voxel;
-      const float now = *phi;
+      const size_t at = size_t(id) * kTileVoxels + voxel;
+      const float now = gpu::load_phi(list, at);
       // At the first stage φ is still φn: the CPU's base copy is this very value.
       const float phi_n = kFirst ? now : base[i];
       if (kFirst && kKeepBase) base[i] = now;
       float next = s.a * phi_n + s.b * (now + dt * rate[i]);
       next = next < -gamma ? -gamma : gamma < next ? gamma : next;  // std::clamp
       if (kLast && fabsf(next) > snap) next = copysignf(gamma, next);
-      *phi = next;
+      next = gpu::store_phi(list, at, next);
       if (kLast) {
         flags = gpu::voxel_flags(next, gamma, voxel);
         if (fabsf(phi_n) <= 0.5f) {

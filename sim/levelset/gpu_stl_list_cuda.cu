@@ -17,9 +17,9 @@ namespace {
 
 constexpr int kFillBlock = 256;
 
-__global__ void fill_values(float* values, size_t begin, size_t end, float value) {
+__global__ void fill_values(gpu::ListView list, size_t begin, size_t end, float value) {
   const size_t i = begin + size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < end) values[i] = value;
+  if (i < end) gpu::store_phi(list, i, value);
 }
 
 // Stack positions at, at + 1, ... receive ids top, top - 1, ... (`count` of them), as the
@@ -40,6 +40,7 @@ void upload_vector(DeviceArray<T>& to, const std::vector<T>& from) {
 struct GpuStlTransfer {
   static void upload(const SortedTileList& list, GpuStlStorage& s) {
     s.gamma = list.gamma_;
+    s.precision = list.precision_;
     s.allocate(std::max<uint64_t>(list.capacity_, 1));
     GpuStlCounters c;
     c.size = uint32_t(list.active_.size());
@@ -48,18 +49,20 @@ struct GpuStlTransfer {
     s.write_counters(c);
     s.seen = c;
     upload_vector(s.active, list.active_);
-    upload_vector(s.values, list.values_);
+    upload_vector(s.values, list.floats_);
+    upload_vector(s.fixed, list.fixed_);
     upload_vector(s.activity, list.activity_);
     upload_vector(s.border, list.border_);
     upload_vector(s.free_stack, list.free_);
   }
 
   static SortedTileList download(const GpuStlStorage& s, const GpuStlCounters& c) {
-    SortedTileList list(s.gamma, 1);
+    SortedTileList list(s.gamma, 1, s.precision);
     list.capacity_ = c.capacity;
     list.active_ = s.active.download(c.size);
     list.free_ = s.free_stack.download(c.free_count);
-    list.values_ = s.values.download(size_t(c.capacity) * kTileVoxels);
+    if (s.precision == TilePrecision::kFloat32) list.floats_ = s.values.download(size_t(c.capacity) * kTileVoxels);
+    else list.fixed_ = s.fixed.download(size_t(c.capacity) * kTileVoxels);
     list.activity_ = s.activity.download(c.capacity);
     list.border_ = s.border.download(c.capacity);
     return list;
@@ -94,7 +97,10 @@ void GpuStlStorage::allocate(uint64_t slots) {
     throw DeviceError("GPU-STL: the tile pool cannot grow to " + std::to_string(slots) + " tiles (32-bit ids)");
   // Growth keeps what is there; the list's counters bound what matters, the allocation all of it.
   const size_t old = allocated;
-  device_reserve(values, size_t(slots) * kTileVoxels, old * kTileVoxels, slots, "tile pool");
+  if (precision == TilePrecision::kFloat32)
+    device_reserve(values, size_t(slots) * kTileVoxels, old * kTileVoxels, slots, "tile pool");
+  else
+    device_reserve(fixed, size_t(slots) * kTileVoxels, old * kTileVoxels, slots, "16-bit tile pool");
   device_reserve(activity, slots, old, slots, "activity flags");
   device_reserve(border, slots, old, slots, "border flags");
   device_reserve(free_stack, slots, old, slots, "free stack");
@@ -116,7 +122,7 @@ void GpuStlStorage::grow_pool(uint64_t tiles) {
   if (tiles <= c.capacity) return;
   allocate(std::max<uint64_t>(tiles, allocated));
   const size_t begin = size_t(c.capacity) * kTileVoxels, end = size_t(tiles) * kTileVoxels;
-  launch<fill_values>({unsigned((end - begin + kFillBlock - 1) / kFillBlock), kFillBlock}, values.get(), begin, end, gamma);
+  launch<fill_values>({unsigned((end - begin + kFillBlock - 1) / kFillBlock), kFillBlock}, view(), begin, end, gamma);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   MENISCUS_SIM_CUDA_CHECK(cudaMemset(activity.get() + c.capacity, 0, sizeof(uint32_t) * (tiles - c.capacity)));
   MENISCUS_SIM_CUDA_CHECK(cudaMemset(border.get() + c.capacity, 0, sizeof(uint32_t) * (tiles - c.capacity)));

@@ -157,14 +157,14 @@ __global__ void plan_management(const uint32_t* counts, const uint32_t* offsets,
 }
 
 // The grown slots hold +γ with no flags before any created tile takes one.
-__global__ void fill_grown(float* values, uint32_t* activity, uint32_t* border, const ManagePlan* plan, float gamma) {
+__global__ void fill_grown(gpu::ListView list, const ManagePlan* plan) {
   const ManagePlan p = *plan;
   if (!p.apply || !p.grown) return;
   const size_t begin = size_t(p.capacity_before) * kTileVoxels, end = size_t(p.capacity_before + p.grown) * kTileVoxels;
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = begin + size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < end; i += stride) {
-    values[i] = gamma;
-    if (i % kTileVoxels == 0) activity[i / kTileVoxels] = border[i / kTileVoxels] = 0;
+    gpu::store_phi(list, i, list.gamma);
+    if (i % kTileVoxels == 0) list.activity[i / kTileVoxels] = list.border[i / kTileVoxels] = 0;
   }
 }
 
@@ -192,11 +192,10 @@ __device__ void fill_new_tile(const ListView& list, uint32_t id, const uint32_t*
       const int distance = (lx - nx) * (lx - nx) + (ly - ny) * (ly - ny) + (lz - nz) * (lz - nz);
       if (distance < best_distance) {
         best_distance = distance;
-        sign = list.values[size_t(neighbours[d]) * kTileVoxels + gpu::voxel_index(nx, ny, nz)] < 0 ? -1.0f : 1.0f;
+        sign = gpu::load_phi(list, size_t(neighbours[d]) * kTileVoxels + gpu::voxel_index(nx, ny, nz)) < 0 ? -1.0f : 1.0f;
       }
     }
-    const float value = sign * list.gamma;
-    list.values[size_t(id) * kTileVoxels + v] = value;
+    const float value = gpu::store_phi(list, size_t(id) * kTileVoxels + v, sign * list.gamma);
     const uint2 flags = gpu::voxel_flags(value, list.gamma, v);
     activity |= flags.x;
     border |= flags.y;
@@ -308,8 +307,7 @@ void GpuSortedTileList::queue_manage() {
                                                           s.offsets.get() + category * units, int(units)));
   launch<plan_management>({1, 1}, s.counts.get(), s.offsets.get(), units, s.allocated, s.counters.get(), s.plan.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-  launch<fill_grown>({stride_blocks(uint64_t(s.allocated) * kTileVoxels, kFillBlock), kFillBlock}, s.values.get(),
-                     s.activity.get(), s.border.get(), s.plan.get(), s.gamma);
+  launch<fill_grown>({stride_blocks(uint64_t(s.allocated) * kTileVoxels, kFillBlock), kFillBlock}, s.view(), s.plan.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   launch<get_index>({(units + kManageBlock - 1) / kManageBlock, kManageBlock}, s.offsets.get(), units, s.plan.get(),
                     s.stack_index.get());

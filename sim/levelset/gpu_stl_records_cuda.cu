@@ -157,9 +157,9 @@ __global__ void __launch_bounds__(kTileBlock) tile_records(ListView view, float 
     const int dx = records::tile_offset(x), dy = records::tile_offset(y), dz = records::tile_offset(z);
     const uint32_t id = ids[search_index(dx, dy, dz)];
     block[v] = id == kNoTile ? missing[records::offset_slot(dx, dy, dz)]
-                             : quantise_corner(list.values[size_t(id) * kTileVoxels +
-                                                           gpu::voxel_index(x - dx * kTileSide, y - dy * kTileSide,
-                                                                            z - dz * kTileSide)] - iso,
+                             : quantise_corner(gpu::load_phi(list, size_t(id) * kTileVoxels +
+                                                                           gpu::voxel_index(x - dx * kTileSide, y - dy * kTileSide,
+                                                                                            z - dz * kTileSide)) - iso,
                                                gamma);
   }
   __syncthreads();

@@ -56,11 +56,13 @@ struct ManagePlan {
 
 struct GpuStlStorage {
   float gamma = 1.5f;
+  TilePrecision precision = TilePrecision::kFloat32;  // which of values / fixed holds the pool
   uint32_t allocated = 0;  // pool slots every pool-indexed array holds
 
   DeviceArray<GpuStlCounters> counters;  // one
   DeviceArray<TileEntry> active, next_active;
-  DeviceArray<float> values;
+  DeviceArray<float> values;    // kFloat32
+  DeviceArray<int16_t> fixed;   // kFixed16
   DeviceArray<uint32_t> activity, border, free_stack;
 
   // Tile-management scratch: per-unit counts and their prefix sums (added, removed, kept
@@ -86,7 +88,9 @@ struct GpuStlStorage {
   GpuStlStorage& operator=(const GpuStlStorage&) = delete;
 
   gpu::ListView view() {
-    return {active.get(), 0, values.get(), activity.get(), border.get(), gamma, counters.get()};
+    const bool is_fixed = precision == TilePrecision::kFixed16;
+    return {active.get(), 0,     is_fixed ? nullptr : values.get(), is_fixed ? fixed.get() : nullptr,
+            activity.get(), border.get(), gamma, counters.get()};
   }
   GpuStlCounters read_counters() const { return counters.read(0); }
   void write_counters(const GpuStlCounters& c) {

@@ -17,12 +17,12 @@ int direction_of(int dx, int dy, int dz) {
 // Which tile a local coordinate falls in along one axis: -1, 0 or +1.
 int side_of(int v) { return v < 0 ? -1 : v >= kTileSide ? 1 : 0; }
 
-}  // namespace
-
-void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels],
+// The block from a pool reader (SortedTileList::visit_values).
+template <class Reader>
+void gather_halo(const Reader value_at, float gamma, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels],
                  int reach) {
-  const float gamma = list.gamma();
-  const float* own = list.tile(id);
+  float own[kTileVoxels];
+  for (int v = 0; v < kTileVoxels; ++v) own[v] = value_at(size_t(id) * kTileVoxels + v);
   // Row by row; a row crosses at most three tiles along x, copied as runs.
   const int kRunStart[3] = {-reach, 0, kTileSide};
   const int kRunEnd[3] = {0, kTileSide, kTileSide + reach};
@@ -42,12 +42,19 @@ void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbo
             row[x] = own[SortedTileList::voxel_index(cx, cy, cz)] < 0 ? -gamma : gamma;
           }
         } else {
-          const float* from = list.tile(source) +
+          const size_t from = size_t(source) * kTileVoxels +
                               SortedTileList::voxel_index(0, y - dy * kTileSide, z - dz * kTileSide) - dx * kTileSide;
-          for (int x = kRunStart[run]; x < kRunEnd[run]; ++x) row[x] = from[x];
+          for (int x = kRunStart[run]; x < kRunEnd[run]; ++x) row[x] = value_at(from + x);
         }
       }
     }
+}
+
+}  // namespace
+
+void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels],
+                 int reach) {
+  list.visit_values([&](const auto value_at) { gather_halo(value_at, list.gamma(), id, neighbours, block, reach); });
 }
 
 void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit, int reach) {

@@ -7,7 +7,7 @@ namespace meniscus::sim::levelset {
 namespace {
 
 void fill_tile(SortedTileList& list, uint32_t id, TileCoord c, const DistanceFn& sdf) {
-  float* v = list.tile(id);
+  float v[kTileVoxels];
   const float gamma = list.gamma();
   for (int z = 0; z < kTileSide; ++z)
     for (int y = 0; y < kTileSide; ++y)
@@ -15,6 +15,7 @@ void fill_tile(SortedTileList& list, uint32_t id, TileCoord c, const DistanceFn&
         const glm::vec3 p(c.x * kTileSide + x, c.y * kTileSide + y, c.z * kTileSide + z);
         v[SortedTileList::voxel_index(x, y, z)] = std::clamp(sdf(p), -gamma, gamma);
       }
+  list.write(id, v);
   list.update_flags(id);
 }
 
@@ -56,7 +57,7 @@ std::optional<float> value_at(const SortedTileList& list, glm::ivec3 voxel) {
   const auto at = list.find(key_of(c));
   if (!at) return std::nullopt;
   const glm::ivec3 local = voxel - glm::ivec3(c.x, c.y, c.z) * kTileSide;
-  return list.tile(list.active()[*at].id)[SortedTileList::voxel_index(local.x, local.y, local.z)];
+  return list.value(list.active()[*at].id, SortedTileList::voxel_index(local.x, local.y, local.z));
 }
 
 float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign) {
@@ -70,7 +71,7 @@ double mean_crossing_distance(const SortedTileList& list, glm::vec3 centre) {
     const TileCoord c = coord_of(e.key);
     for (int k = 0; k < kTileVoxels; ++k) {
       const glm::ivec3 p = glm::ivec3(c.x, c.y, c.z) * kTileSide + glm::ivec3(k % 4, k / 4 % 4, k / 16);
-      const float a = list.tile(e.id)[k];
+      const float a = list.value(e.id, k);
       for (int axis = 0; axis < 3; ++axis) {
         glm::ivec3 q = p;
         ++q[axis];

@@ -16,7 +16,8 @@ InsideMoments inside_moments(const SortedTileList& list) {
   glm::dvec3 moment(0.0);
   for (size_t i = 0; i < active.size(); ++i) {
     const TileCoord c = coord_of(active[i].key);
-    const float* phi = list.tile(active[i].id);
+    float phi[kTileVoxels];
+    list.read(active[i].id, phi);
     const glm::dvec3 origin(c.x * kTileSide, c.y * kTileSide, c.z * kTileSide);
     for (int z = 0; z < kTileSide; ++z)
       for (int y = 0; y < kTileSide; ++y)

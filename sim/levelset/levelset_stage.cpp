@@ -55,7 +55,7 @@ InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
     const float n = float(params.enright);
     const glm::vec3 centre = glm::vec3(0.35f * n - 0.5f);
     const float radius = 0.15f * n;
-    out.list = std::make_unique<SortedTileList>(1.5f);
+    out.list = std::make_unique<SortedTileList>(1.5f, 64, params.precision);
     build_from_sdf(*out.list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, glm::ivec3(0),
                    glm::ivec3(params.enright));
     out.box.dims = glm::uvec3(params.enright);
@@ -72,6 +72,7 @@ InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
     reconstruct::ReconstructionParams reconstruction;
     reconstruction.coarsest = params.start_depth;
     reconstruction.finest = params.depth;
+    reconstruction.precision = params.precision;
     const std::string name = params.points.string();
     reconstruct::Reconstruction r = reconstruct::reconstruct_surface(
         points, reconstruction, name.c_str(), [&](const reconstruct::LevelReport& level) {
@@ -88,7 +89,7 @@ InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
     // Rebuilt from the particles every frame, on a grid over the producer's domain; the box is
     // the grid's, so records land where the particles are.
     const ParticleLevelSetParams grid = particle_level_set_params(params);
-    out.list = std::make_unique<SortedTileList>(grid.gamma);
+    out.list = std::make_unique<SortedTileList>(grid.gamma, 64, params.precision);
     out.box.dims = glm::uvec3(grid.voxels);
     out.box.spacing = glm::vec3(grid.voxel_size);
     out.box.origin = grid.origin;
@@ -96,7 +97,7 @@ InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
   } else {
     const TriangleMesh mesh = read_mesh(params.mesh);
     const VoxelFrame frame = fit_frame(mesh, params.resolution, params.margin, params.mesh.string());
-    out.list = std::make_unique<SortedTileList>(1.5f);
+    out.list = std::make_unique<SortedTileList>(1.5f, 64, params.precision);
     build_from_mesh(*out.list, mesh, frame, params.mesh.string());
     out.box.origin = frame.origin;
     out.box.spacing = glm::vec3(frame.voxel_size);

@@ -70,6 +70,7 @@ struct LevelSetStageParams {
   float mcf = 1.0f;    // α, voxels² per unit time
   float speed = 0.0f;  // F, voxels per unit time (positive grows)
   std::string scheme = "upwind";
+  TilePrecision precision = TilePrecision::kFloat32;  // the tiles' storage (sorted_tile_list.h)
   int steps_per_frame = 1;
   std::vector<BrushStroke> strokes;  // applied in the frames they name (frames that step)
 };

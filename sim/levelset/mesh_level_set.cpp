@@ -156,7 +156,7 @@ MeshLevelSetStats build_from_mesh(SortedTileList& list, const TriangleMesh& mesh
   list.insert(keys, gamma);
   for (const TileEntry& e : list.active()) {
     const BandTile& band_tile = tiles.at(e.key);
-    float* out = list.tile(e.id);
+    float out[kTileVoxels];
     for (int k = 0; k < kTileVoxels; ++k) {
       if (std::isfinite(band_tile.best[k])) {
         out[k] = std::clamp(band_tile.value[k], -gamma, gamma);
@@ -173,6 +173,7 @@ MeshLevelSetStats build_from_mesh(SortedTileList& list, const TriangleMesh& mesh
       }
       out[k] = band_tile.value[nearest] < 0.0f ? -gamma : gamma;
     }
+    list.write(e.id, out);
     list.update_flags(e.id);
   }
   stats.tiles = list.size();

@@ -168,10 +168,11 @@ void ParticleLevelSetBuilder::mark() {
 void ParticleLevelSetBuilder::evaluate(SortedTileList& list) {
   const auto& active = list.active();
   const GridShape g = shape_;
+  phi0_.resize(active.size() * kTileVoxels);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, active.size(), kTileGrain), [&](const tbb::blocked_range<size_t>& range) {
     for (size_t i = range.begin(); i < range.end(); ++i) {
       const TileCoord c = coord_of(active[i].key);
-      float* out = list.tile(active[i].id);
+      float* out = phi0_.data() + i * kTileVoxels;
       if (!evaluated_[particle_grid::dense_index(g, c.x, c.y, c.z)]) {
         std::fill(out, out + kTileVoxels, g.outside);
         continue;
@@ -235,8 +236,8 @@ void ParticleLevelSetBuilder::redistance(SortedTileList& list) {
       uint32_t faces[6];
       face_neighbours(list, i, false, faces);
       const float* face_values[6];
-      for (int k = 0; k < 6; ++k) face_values[k] = faces[k] == kNone ? nullptr : list.tile(active[faces[k]].id);
-      gather_faces(list.tile(active[i].id), face_values, g.outside, block);
+      for (int k = 0; k < 6; ++k) face_values[k] = faces[k] == kNone ? nullptr : phi0_.data() + faces[k] * kTileVoxels;
+      gather_faces(phi0_.data() + i * kTileVoxels, face_values, g.outside, block);
       bool crossed = false;
       for (int v = 0; v < kTileVoxels; ++v) {
         const float* phi = block + face_index(v & 3, v >> 2 & 3, v >> 4);
@@ -266,12 +267,14 @@ void ParticleLevelSetBuilder::redistance(SortedTileList& list) {
     }
   });
 
-  // Jacobi sweeps between sweep_ and the tiles' own values (φ0 is no longer needed): a sweep
+  // Jacobi sweeps between sweep_ and phi0_ (φ0 is no longer needed): a sweep
   // reads one buffer and writes the other, so its result does not depend on the order of tiles.
   // Tiles not swept hold cap throughout (no seed lies within cap of them).
   for (int s = 0; s < g.sweeps; ++s) {
     const bool from_scratch = s % 2 == 0;
-    const auto source = [&](size_t p) { return from_scratch ? sweep_.data() + p * kTileVoxels : list.tile(active[p].id); };
+    float* const from = from_scratch ? sweep_.data() : phi0_.data();
+    float* const into = from_scratch ? phi0_.data() : sweep_.data();
+    const auto source = [&](size_t p) { return from + p * kTileVoxels; };
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, kTileGrain), [&](const tbb::blocked_range<size_t>& range) {
       float block[kFaceBlock];
       for (size_t i = range.begin(); i < range.end(); ++i) {
@@ -281,7 +284,7 @@ void ParticleLevelSetBuilder::redistance(SortedTileList& list) {
         const float* face_values[6];
         for (int k = 0; k < 6; ++k) face_values[k] = faces[k] == kNone ? nullptr : source(faces[k]);
         gather_faces(source(i), face_values, g.cap, block);
-        float* to = from_scratch ? list.tile(active[i].id) : sweep_.data() + i * kTileVoxels;
+        float* to = into + i * kTileVoxels;
         for (int v = 0; v < kTileVoxels; ++v) {
           const float* d = block + face_index(v & 3, v >> 2 & 3, v >> 4);
           const float around[6] = {d[kAxisStride[0]], d[kAxisStride[1]], d[kAxisStride[2]],
@@ -292,15 +295,16 @@ void ParticleLevelSetBuilder::redistance(SortedTileList& list) {
     });
   }
 
-  const bool in_tiles = g.sweeps % 2 == 1;  // where the last sweep wrote
+  const float* swept = (g.sweeps % 2 == 1 ? phi0_ : sweep_).data();  // where the last sweep wrote
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, kTileGrain), [&](const tbb::blocked_range<size_t>& range) {
     for (size_t i = range.begin(); i < range.end(); ++i) {
-      float* phi = list.tile(active[i].id);
+      float phi[kTileVoxels];
       for (int v = 0; v < kTileVoxels; ++v) {
         const float seed = seed_[i * kTileVoxels + v];
-        const float distance = !near_[i] ? std::abs(seed) : in_tiles ? phi[v] : sweep_[i * kTileVoxels + v];
+        const float distance = !near_[i] ? std::abs(seed) : swept[i * kTileVoxels + v];
         phi[v] = particle_grid::band_value(seed, distance, g.gamma);
       }
+      list.write(active[i].id, phi);
       list.update_flags(active[i].id);
     }
   });
@@ -320,7 +324,7 @@ ParticleLevelSetStats ParticleLevelSetBuilder::build(SortedTileList& list, std::
     if (member_[t]) keys.push_back(key_of(dense_coord(shape_, t)));
   }
   stats.marked_tiles = uint32_t(keys.size());
-  list = SortedTileList(shape_.gamma, stats.marked_tiles);
+  list = SortedTileList(shape_.gamma, stats.marked_tiles, list.precision());
   list.insert(keys, shape_.gamma);
 
   evaluate(list);
@@ -333,7 +337,9 @@ ParticleLevelSetStats ParticleLevelSetBuilder::build(SortedTileList& list, std::
     for (size_t i = range.begin(); i < range.end(); ++i) {
       const TileCoord c = coord_of(active[i].key);
       if (slot_at(c.x, c.y, c.z) != kNone) continue;
-      std::fill(list.tile(active[i].id), list.tile(active[i].id) + kTileVoxels, shape_.gamma);
+      float outside[kTileVoxels];
+      std::fill_n(outside, kTileVoxels, shape_.gamma);
+      list.write(active[i].id, outside);
       list.update_flags(active[i].id);
     }
   });

@@ -116,9 +116,10 @@ class ParticleLevelSetBuilder {
   std::vector<uint8_t> member_, evaluated_;
   std::vector<uint32_t> slot_;
   std::vector<uint32_t> occupied_;  // cells holding particles, in dense order
-  // Per list position: the seeds (φ0's sign with the fixed distances), the sweeps' buffer,
-  // whether the tile holds an interface voxel, whether it is swept.
-  std::vector<float> seed_, sweep_;
+  // Per list position: φ0 (beyond the band, so not in the tiles, whose storage may be 16-bit;
+  // then the sweeps' second buffer), the seeds (φ0's sign with the fixed distances), the
+  // sweeps' buffer, whether the tile holds an interface voxel, whether it is swept.
+  std::vector<float> phi0_, seed_, sweep_;
   std::vector<uint8_t> interface_, near_;
 };
 

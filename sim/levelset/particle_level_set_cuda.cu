@@ -135,12 +135,11 @@ __global__ void list_entries(GridShape g, const uint32_t* member, uint32_t* slot
   active[slot[t]] = {key_of(c), slot[t]};
 }
 
-__global__ void empty_pool(float* values, uint32_t* activity, uint32_t* border, uint32_t* free_stack, float gamma,
-                           const GpuStlCounters* counters) {
-  if (counters->frozen != GpuStlFrozen::kNo || counters->size != 0) return;
-  values[threadIdx.x] = gamma;
+__global__ void empty_pool(gpu::ListView list, uint32_t* free_stack) {
+  if (list.counters->frozen != GpuStlFrozen::kNo || list.counters->size != 0) return;
+  gpu::store_phi(list, threadIdx.x, list.gamma);
   if (threadIdx.x == 0) {
-    activity[0] = border[0] = 0;
+    list.activity[0] = list.border[0] = 0;
     free_stack[0] = 0;
   }
 }
@@ -148,12 +147,12 @@ __global__ void empty_pool(float* values, uint32_t* activity, uint32_t* border, 
 // Step 3: a tile a block, a voxel a thread, the particles of the cells around in the CPU's order.
 __global__ void __launch_bounds__(kTileVoxels)
     evaluate_tiles(GridShape g, const TileEntry* active, const unsigned char* evaluated, const uint32_t* cell_begin,
-                   const float4* sorted, float* values, const GpuStlCounters* counters) {
+                   const float4* sorted, float* phi0, const GpuStlCounters* counters) {
   if (counters->frozen != GpuStlFrozen::kNo) return;
   const int v = threadIdx.x;
   for (uint32_t i = blockIdx.x; i < counters->size; i += gridDim.x) {
   const TileCoord c = coord_of(active[i].key);
-  float* out = values + size_t(i) * kTileVoxels + v;
+  float* out = phi0 + size_t(i) * kTileVoxels + v;
   if (!evaluated[particle_grid::dense_index(g, c.x, c.y, c.z)]) {
     *out = g.outside;
     continue;
@@ -190,20 +189,20 @@ __device__ inline bool block_any(bool flag, bool* warp_flags) {
 
 // Step 4a: the seeds, and which tiles hold one.
 __global__ void __launch_bounds__(kTileVoxels) seed_tiles(GridShape g, const TileEntry* active, const uint32_t* slot,
-                                                          const float* values, float* seed, float* sweep, uint32_t* interface,
+                                                          const float* phi0, float* seed, float* sweep, uint32_t* interface,
                                                           const GpuStlCounters* counters) {
   __shared__ bool warp_flags[kTileVoxels / kWarp];
   if (counters->frozen != GpuStlFrozen::kNo) return;
   const int v = threadIdx.x;
   for (uint32_t i = blockIdx.x; i < counters->size; i += gridDim.x) {
   const TileCoord c = coord_of(active[i].key);
-  const float phi = values[size_t(i) * kTileVoxels + v];
+  const float phi = phi0[size_t(i) * kTileVoxels + v];
   float around[6];
   for (int k = 0; k < 6; ++k) {
     int dx, dy, dz, voxel;
     axis_step(k, dx, dy, dz);
     const uint32_t j = locate(g, slot, i, c, (v & 3) + dx, (v >> 2 & 3) + dy, (v >> 4) + dz, voxel);
-    around[k] = j == kNone ? g.outside : values[size_t(j) * kTileVoxels + voxel];
+    around[k] = j == kNone ? g.outside : phi0[size_t(j) * kTileVoxels + voxel];
   }
   const float s = particle_grid::signed_seed(phi, particle_grid::seed_distance(phi, around, g.cap));
   seed[size_t(i) * kTileVoxels + v] = s;
@@ -258,16 +257,15 @@ __global__ void __launch_bounds__(kTileVoxels)
 
 // Step 4d: band values and the tiles' flags (update_flags: warp ORs, then the two warps).
 __global__ void __launch_bounds__(kTileVoxels) finish_tiles(GridShape g, gpu::ListView view, const uint32_t* near,
-                                                            const float* seed, const float* sweep, bool in_tiles) {
+                                                            const float* seed, const float* swept) {
   __shared__ uint2 warp_flags[kTileVoxels / kWarp];
   if (gpu::frozen(view)) return;
   const gpu::ListView list = gpu::live(view);
   const int v = threadIdx.x;
   for (uint32_t i = blockIdx.x; i < list.size; i += gridDim.x) {
   const size_t at = size_t(i) * kTileVoxels + v;
-  const float distance = !near[i] ? fabsf(seed[at]) : in_tiles ? list.values[at] : sweep[at];
-  const float phi = particle_grid::band_value(seed[at], distance, g.gamma);
-  list.values[at] = phi;
+  const float distance = !near[i] ? fabsf(seed[at]) : swept[at];
+  const float phi = gpu::store_phi(list, at, particle_grid::band_value(seed[at], distance, g.gamma));
   uint2 flags = gpu::voxel_flags(phi, g.gamma, v);
   flags.x = __reduce_or_sync(gpu::kFullMask, flags.x);
   flags.y = __reduce_or_sync(gpu::kFullMask, flags.y);
@@ -289,7 +287,7 @@ __global__ void __launch_bounds__(kTileVoxels) repair_created(GridShape g, gpu::
     const TileEntry e = list.active[i];
     const TileCoord c = coord_of(e.key);
     if (particle_grid::inside_tiles(g, c.x, c.y, c.z) && slot[particle_grid::dense_index(g, c.x, c.y, c.z)] != kNone) continue;
-    list.values[size_t(e.id) * kTileVoxels + threadIdx.x] = list.gamma;
+    gpu::store_phi(list, size_t(e.id) * kTileVoxels + threadIdx.x, list.gamma);
     if (threadIdx.x == 0) list.activity[e.id] = list.border[e.id] = 0;
   }
 }
@@ -348,7 +346,9 @@ struct GpuParticleLevelSetScratch {
   DeviceArray<uint32_t> counts, cell_begin, cursor, member, slot;  // per dense tile (+1)
   DeviceArray<unsigned char> evaluated;        // per dense tile
   DeviceArray<BuildTotals> totals;             // one
-  DeviceArray<float> seed, sweep;              // per listed voxel
+  // Per listed voxel: φ0 (beyond the band, so not in the tiles, which may be 16-bit; then the
+  // sweeps' second buffer), the seeds, the sweeps' buffer.
+  DeviceArray<float> phi0, seed, sweep;
   DeviceArray<uint32_t> interface, near;       // per listed tile
   DeviceArray<unsigned char> scan_temp;
   std::unique_ptr<GpuLevelSetEvolution> smoothing;
@@ -411,22 +411,22 @@ void GpuParticleLevelSetBuilder::queue_build(GpuSortedTileList& list, const Part
   GpuStlCounters* const counters = st.counters.get();
   launch<list_entries>({blocks_for(tiles), kBlock}, g, s.member.get(), s.slot.get(), st.active.get(), counters);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-  launch<empty_pool>({1, kTileVoxels}, st.values.get(), st.activity.get(), st.border.get(), st.free_stack.get(), g.gamma,
-                     counters);
+  launch<empty_pool>({1, kTileVoxels}, st.view(), st.free_stack.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 
   // Steps 3 and 4, a tile a block, blocks looping over the list.
   const uint64_t slots = std::max(st.allocated, 1u);
   const size_t voxels = size_t(slots) * kTileVoxels;
+  reserve(s.phi0, voxels, "phi0 values");
   reserve(s.seed, voxels, "seeds");
   reserve(s.sweep, voxels, "sweep buffer");
   reserve(s.interface, slots, "interface flags");
   reserve(s.near, slots, "sweep flags");
   const uint32_t tile_blocks = stride_blocks(slots, 1);
   launch<evaluate_tiles>({tile_blocks, kTileVoxels}, g, st.active.get(), s.evaluated.get(), s.cell_begin.get(),
-                         s.sorted.get(), st.values.get(), counters);
+                         s.sorted.get(), s.phi0.get(), counters);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
-  launch<seed_tiles>({tile_blocks, kTileVoxels}, g, st.active.get(), s.slot.get(), st.values.get(), s.seed.get(),
+  launch<seed_tiles>({tile_blocks, kTileVoxels}, g, st.active.get(), s.slot.get(), s.phi0.get(), s.seed.get(),
                      s.sweep.get(), s.interface.get(), counters);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   launch<mark_near>({stride_blocks(slots, kBlock), kBlock}, g, st.active.get(), counters, s.slot.get(), s.interface.get(),
@@ -434,14 +434,14 @@ void GpuParticleLevelSetBuilder::queue_build(GpuSortedTileList& list, const Part
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   for (int k = 0; k < g.sweeps; ++k) {
     const bool from_scratch = k % 2 == 0;
-    float* from = from_scratch ? s.sweep.get() : st.values.get();
-    float* to = from_scratch ? st.values.get() : s.sweep.get();
+    float* from = from_scratch ? s.sweep.get() : s.phi0.get();
+    float* to = from_scratch ? s.phi0.get() : s.sweep.get();
     launch<sweep_tiles>({tile_blocks, kTileVoxels}, g, st.active.get(), s.slot.get(), s.near.get(), s.seed.get(), from, to,
                         counters);
     MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   }
-  launch<finish_tiles>({tile_blocks, kTileVoxels}, g, st.view(), s.near.get(), s.seed.get(), s.sweep.get(),
-                       g.sweeps % 2 == 1);
+  launch<finish_tiles>({tile_blocks, kTileVoxels}, g, st.view(), s.near.get(), s.seed.get(),
+                       (g.sweeps % 2 == 1 ? s.phi0 : s.sweep).get());  // where the last sweep wrote
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 
   // Step 5.

@@ -11,7 +11,7 @@ void Reinitialiser::run(SortedTileList& list, const ReinitParams& params) {
   if (params.iterations <= 0 || list.size() == 0) return;
   const auto& active = list.active();
   phi0_.resize(active.size() * kTileVoxels);
-  for (size_t i = 0; i < active.size(); ++i) std::copy_n(list.tile(active[i].id), kTileVoxels, phi0_.data() + i * kTileVoxels);
+  for (size_t i = 0; i < active.size(); ++i) list.read(active[i].id, phi0_.data() + i * kTileVoxels);
 
   const Scheme scheme = params.scheme;
   const RateFunction rate = [&](const SortedTileList& l, float, std::vector<float>& out) {

@@ -38,7 +38,8 @@ void carve(SortedTileList& list, std::span<const SeedSphere> seeds, const std::v
   for (size_t k = 0; k < keys.size(); ++k) {
     const uint32_t id = list.active()[*list.find(keys[k])].id;
     const TileCoord t = coord_of(keys[k]);
-    float* phi = list.tile(id);
+    float phi[kTileVoxels];
+    list.read(id, phi);
     for (int z = 0; z < kTileSide; ++z)
       for (int y = 0; y < kTileSide; ++y)
         for (int x = 0; x < kTileSide; ++x) {
@@ -47,6 +48,7 @@ void carve(SortedTileList& list, std::span<const SeedSphere> seeds, const std::v
           for (const uint32_t i : seeds_of[k]) v = std::min(v, glm::length(voxel - seeds[i].centre) - seeds[i].radius);
           v = std::clamp(v, -gamma, gamma);
         }
+    list.write(id, phi);
     list.update_flags(id);
   }
 }
@@ -72,17 +74,18 @@ void insert_missing(SortedTileList& list, const std::vector<TileKey>& keys) {
       if (b.y == c.y && b.z == c.z)
         for (int z = 0; z < kTileSide; ++z)
           for (int y = 0; y < kTileSide; ++y)
-            signs[z * kTileSide + y] = list.tile(before.id)[SortedTileList::voxel_index(kTileSide - 1, y, z)] < 0 ? -gamma : gamma;
+            signs[z * kTileSide + y] = list.value(before.id, SortedTileList::voxel_index(kTileSide - 1, y, z)) < 0 ? -gamma : gamma;
     }
     missing.push_back(key);
     row_signs.push_back(signs);
   }
   list.insert(missing, gamma);
   for (size_t i = 0; i < missing.size(); ++i) {
-    float* phi = list.tile(list.active()[*list.find(missing[i])].id);
+    float phi[kTileVoxels];
     for (int z = 0; z < kTileSide; ++z)
       for (int y = 0; y < kTileSide; ++y)
         for (int x = 0; x < kTileSide; ++x) phi[SortedTileList::voxel_index(x, y, z)] = row_signs[i][z * kTileSide + y];
+    list.write(list.active()[*list.find(missing[i])].id, phi);
   }
 }
 

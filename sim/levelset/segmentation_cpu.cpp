@@ -53,7 +53,7 @@ class CpuSegmentation final : public Segmentation {
     before_.resize(active.size() * kTileVoxels);
     tbb::parallel_for(size_t(0), active.size(), [&](size_t i) {
       ids_[i] = active[i].id;
-      std::copy_n(list_.tile(active[i].id), kTileVoxels, before_.data() + i * kTileVoxels);
+      list_.read(active[i].id, before_.data() + i * kTileVoxels);
     });
   }
 
@@ -65,7 +65,8 @@ class CpuSegmentation final : public Segmentation {
     std::vector<Sum> sums(ids_.size());
     tbb::parallel_for(size_t(0), ids_.size(), [&](size_t i) {
       const float* old = before_.data() + i * kTileVoxels;
-      const float* now = list_.tile(ids_[i]);
+      float now[kTileVoxels];
+      list_.read(ids_[i], now);
       for (int v = 0; v < kTileVoxels; ++v)
         if (std::abs(old[v]) <= 0.5f) {
           const double d = double(now[v]) - old[v];

@@ -16,14 +16,64 @@ bool faces(const TileCoord& d, int x, int y, int z) {
 
 }  // namespace
 
-SortedTileList::SortedTileList(float gamma, uint32_t initial_capacity) : gamma_(gamma) {
+const char* precision_name(TilePrecision precision) {
+  return precision == TilePrecision::kFixed16 ? "fixed16" : "float32";
+}
+
+std::optional<TilePrecision> parse_precision(const std::string& name) {
+  if (name == "float32") return TilePrecision::kFloat32;
+  if (name == "fixed16") return TilePrecision::kFixed16;
+  return std::nullopt;
+}
+
+SortedTileList::SortedTileList(float gamma, uint32_t initial_capacity, TilePrecision precision)
+    : gamma_(gamma), precision_(precision) {
   grow(std::max<uint32_t>(initial_capacity, 1));
+}
+
+void SortedTileList::read(uint32_t id, float out[kTileVoxels]) const {
+  const size_t at = size_t(id) * kTileVoxels;
+  if (precision_ == TilePrecision::kFloat32) {
+    std::copy_n(floats_.data() + at, kTileVoxels, out);
+    return;
+  }
+  for (int v = 0; v < kTileVoxels; ++v) out[v] = decode_fixed_phi(fixed_[at + v], gamma_);
+}
+
+void SortedTileList::write(uint32_t id, const float in[kTileVoxels]) {
+  const size_t at = size_t(id) * kTileVoxels;
+  if (precision_ == TilePrecision::kFloat32) {
+    std::copy_n(in, kTileVoxels, floats_.data() + at);
+    return;
+  }
+  for (int v = 0; v < kTileVoxels; ++v) fixed_[at + v] = encode_fixed_phi(in[v], gamma_);
+}
+
+SortedTileList SortedTileList::stored_as(TilePrecision precision) const {
+  SortedTileList out(gamma_, capacity_, precision);
+  out.active_ = active_;
+  out.free_ = free_;
+  float values[kTileVoxels];
+  for (uint32_t id = 0; id < capacity_; ++id) {
+    read(id, values);
+    out.write(id, values);
+  }
+  // Rounding may put a value within half a quantum of ±γ onto it: the flags follow the codes.
+  for (uint32_t id = 0; id < capacity_; ++id) out.update_flags(id);
+  return out;
+}
+
+size_t SortedTileList::bytes() const {
+  return floats_.capacity() * sizeof(float) + fixed_.capacity() * sizeof(int16_t) +
+         (activity_.capacity() + border_.capacity() + free_.capacity()) * sizeof(uint32_t) +
+         active_.capacity() * sizeof(TileEntry);
 }
 
 void SortedTileList::grow(uint32_t at_least) {
   const uint32_t old = capacity_;
   capacity_ = std::max(at_least, capacity_ * 2);
-  values_.resize(size_t(capacity_) * kTileVoxels, gamma_);
+  if (precision_ == TilePrecision::kFloat32) floats_.resize(size_t(capacity_) * kTileVoxels, gamma_);
+  else fixed_.resize(size_t(capacity_) * kTileVoxels, encode_fixed_phi(gamma_, gamma_));
   activity_.resize(capacity_, 0);
   border_.resize(capacity_, 0);
   // Push the new slots so the lowest comes off the stack first.
@@ -53,7 +103,8 @@ void SortedTileList::update_flags(uint32_t id) {
             if (faces(offsets[d], x, y, z)) masks[voxel_index(x, y, z)] |= 1u << d;
     return masks;
   }();
-  const float* v = tile(id);
+  float v[kTileVoxels];
+  read(id, v);
   uint32_t activity = 0, border = 0;
   for (int i = 0; i < kTileVoxels; ++i) {
     if (std::abs(v[i]) < gamma_) activity |= kFacing[i] | kSelfActive;
@@ -78,7 +129,9 @@ void SortedTileList::insert(const std::vector<TileKey>& keys, float fill) {
     if (i && keys[i] <= keys[i - 1]) throw std::invalid_argument("SortedTileList::insert: keys not strictly increasing");
     if (find(keys[i])) throw std::invalid_argument("SortedTileList::insert: tile already present");
     const uint32_t id = allocate(unused);
-    std::fill(tile(id), tile(id) + kTileVoxels, fill);
+    float values[kTileVoxels];
+    std::fill_n(values, kTileVoxels, fill);
+    write(id, values);
     update_flags(id);
     added.push_back({keys[i], id});
   }
@@ -130,16 +183,17 @@ void SortedTileList::fill_new_tile(uint32_t id, const uint32_t neighbour_ids[26]
   // neighbour (a single requesting tile is not enough: a corner neighbour's one voxel says
   // little about a whole tile, and would invent an interface).
   const NeighbourOrder& order = nearest_neighbour_voxels();
-  float* to = tile(id);
+  float to[kTileVoxels];
   for (int v = 0; v < kTileVoxels; ++v) {
     float sign = 1.0f;
     for (const NearestNeighbourVoxel& n : order[v])
       if (neighbour_ids[n.direction] != UINT32_MAX) {
-        sign = tile(neighbour_ids[n.direction])[n.voxel] < 0 ? -1.0f : 1.0f;
+        sign = value(neighbour_ids[n.direction], n.voxel) < 0 ? -1.0f : 1.0f;
         break;
       }
     to[v] = sign * gamma_;
   }
+  write(id, to);
 }
 
 std::string SortedTileList::check_invariants() const {

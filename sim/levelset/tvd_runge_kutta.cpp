@@ -33,10 +33,16 @@ float TvdRungeKutta::step(SortedTileList& list, Scheme scheme, float t, float cf
   const float gamma = list.gamma();
   base_.resize(voxels);
   rate_.resize(voxels);
-  over_tiles(active.size(), [&](size_t i) { std::copy_n(list.tile(active[i].id), kTileVoxels, base_.data() + i * kTileVoxels); });
+  over_tiles(active.size(), [&](size_t i) { list.read(active[i].id, base_.data() + i * kTileVoxels); });
 
   const Stage* stages = scheme == Scheme::kWeno5 ? kRk3 : kEuler;
   const int count = scheme == Scheme::kWeno5 ? 3 : 1;
+  // After the last stage, values within snap_ of ±γ become ±γ. Without it, stencils next to
+  // the clamp's kink leave values a few ulps inside the band, those activate their tiles, whose
+  // neighbours read them and do the same: the band creeps outwards by the stencil's reach every
+  // stage until it fills the domain. A deviation this small moves no surface. The snap comes
+  // before the values are stored, so 16-bit tiles round the snapped value (as the CUDA stage).
+  const float snap = gamma - snap_;
   float dt = 0;
   for (int k = 0; k < count; ++k) {
     const float speed = rate(list, t + stages[k].c * dt, rate_);
@@ -45,25 +51,20 @@ float TvdRungeKutta::step(SortedTileList& list, Scheme scheme, float t, float cf
       if (!std::isfinite(dt)) throw std::invalid_argument("TvdRungeKutta::step: nothing moves and no max_dt bounds the step");
     }
     const Stage s = stages[k];
+    const bool last = k == count - 1;
     over_tiles(active.size(), [&](size_t i) {
-      float* phi = list.tile(active[i].id);
+      float phi[kTileVoxels];
+      list.read(active[i].id, phi);
       const float* phi_n = base_.data() + i * kTileVoxels;
       const float* l = rate_.data() + i * kTileVoxels;
-      for (int v = 0; v < kTileVoxels; ++v)
+      for (int v = 0; v < kTileVoxels; ++v) {
         phi[v] = std::clamp(s.a * phi_n[v] + s.b * (phi[v] + dt * l[v]), -gamma, gamma);
+        if (last && std::abs(phi[v]) > snap) phi[v] = std::copysign(gamma, phi[v]);
+      }
+      list.write(active[i].id, phi);
+      if (last) list.update_flags(active[i].id);
     });
   }
-  // Values within kBandSnap of ±γ become ±γ. Without it, stencils next to the clamp's kink
-  // leave values a few ulps inside the band, those activate their tiles, whose neighbours read
-  // them and do the same: the band creeps outwards by the stencil's reach every stage until
-  // it fills the domain. A deviation this small moves no surface.
-  const float snap = gamma - snap_;
-  over_tiles(active.size(), [&](size_t i) {
-    float* phi = list.tile(active[i].id);
-    for (int v = 0; v < kTileVoxels; ++v)
-      if (std::abs(phi[v]) > snap) phi[v] = std::copysign(gamma, phi[v]);
-    list.update_flags(active[i].id);
-  });
   return dt;
 }
 

@@ -19,31 +19,33 @@ constexpr int kBlock = kTileSide + 1;  // the tile and one voxel beyond on the +
 // whose tile is not in the band reads ±γ with the sign of the nearest voxel of this tile, the
 // rule the evolution's stencils use too.
 void gather(const SortedTileList& list, TileCoord c, uint32_t id, float block[kBlock * kBlock * kBlock]) {
-  const float* own = list.tile(id);
   const float gamma = list.gamma();
-  const float* neighbour[2][2][2] = {};
+  uint32_t neighbour[2][2][2];
   for (int dz = 0; dz < 2; ++dz)
     for (int dy = 0; dy < 2; ++dy)
       for (int dx = 0; dx < 2; ++dx) {
+        uint32_t& at = neighbour[dz][dy][dx];
+        at = UINT32_MAX;
         if (!(dx | dy | dz)) {
-          neighbour[0][0][0] = own;
+          at = id;
           continue;
         }
         const TileCoord n{c.x + dx, c.y + dy, c.z + dz};
         if (!representable(n)) continue;
-        if (const auto at = list.find(key_of(n))) neighbour[dz][dy][dx] = list.tile(list.active()[*at].id);
+        if (const auto position = list.find(key_of(n))) at = list.active()[*position].id;
       }
   for (int z = 0; z < kBlock; ++z)
     for (int y = 0; y < kBlock; ++y)
       for (int x = 0; x < kBlock; ++x) {
         const int tx = x / kTileSide, ty = y / kTileSide, tz = z / kTileSide;
-        const float* tile = neighbour[tz][ty][tx];
+        const uint32_t tile = neighbour[tz][ty][tx];
         float v;
-        if (tile) {
-          v = tile[SortedTileList::voxel_index(x % kTileSide, y % kTileSide, z % kTileSide)];
+        if (tile != UINT32_MAX) {
+          v = list.value(tile, SortedTileList::voxel_index(x % kTileSide, y % kTileSide, z % kTileSide));
         } else {
-          const float nearest = own[SortedTileList::voxel_index(std::min(x, kTileSide - 1), std::min(y, kTileSide - 1),
-                                                                std::min(z, kTileSide - 1))];
+          const float nearest = list.value(id, SortedTileList::voxel_index(std::min(x, kTileSide - 1),
+                                                                           std::min(y, kTileSide - 1),
+                                                                           std::min(z, kTileSide - 1)));
           v = std::copysign(gamma, nearest);
         }
         block[(z * kBlock + y) * kBlock + x] = v;
@@ -66,7 +68,7 @@ SortedTileList upsample(const SortedTileList& coarse) {
   // The children of consecutive coarse tiles interleave in (z, y, x) order: sort.
   std::vector<TileKey> sorted = keys;
   tbb::parallel_sort(sorted.begin(), sorted.end());
-  SortedTileList fine(coarse.gamma(), uint32_t(sorted.size()));
+  SortedTileList fine(coarse.gamma(), uint32_t(sorted.size()), coarse.precision());
   fine.insert(sorted, coarse.gamma());
   const float gamma = coarse.gamma();
   tbb::parallel_for(size_t(0), active.size(), [&](size_t i) {
@@ -75,7 +77,7 @@ SortedTileList upsample(const SortedTileList& coarse) {
     gather(coarse, c, active[i].id, block);
     for (int b = 0; b < 8; ++b) {
       const uint32_t id = fine.active()[*fine.find(keys[i * 8 + b])].id;
-      float* out = fine.tile(id);
+      float out[kTileVoxels];
       const glm::ivec3 half(b & 1, b >> 1 & 1, b >> 2 & 1);
       for (int z = 0; z < kTileSide; ++z)
         for (int y = 0; y < kTileSide; ++y)
@@ -94,6 +96,7 @@ SortedTileList upsample(const SortedTileList& coarse) {
             }
             out[SortedTileList::voxel_index(x, y, z)] = std::clamp(2.0f * sum, -gamma, gamma);
           }
+      fine.write(id, out);
     }
   });
   for (const TileEntry& e : fine.active()) fine.update_flags(e.id);

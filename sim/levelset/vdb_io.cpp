@@ -187,7 +187,7 @@ LevelSetFile read_vdb(const std::filesystem::path& path) {
   out.list->insert(decoded.keys, decoded.gamma);
   for (const TileEntry& e : out.list->active()) {
     const size_t k = size_t(std::lower_bound(decoded.keys.begin(), decoded.keys.end(), e.key) - decoded.keys.begin());
-    std::copy_n(decoded.values.data() + k * kTileVoxels, kTileVoxels, out.list->tile(e.id));
+    out.list->write(e.id, decoded.values.data() + k * kTileVoxels);
     out.list->update_flags(e.id);
   }
   return out;
@@ -206,7 +206,8 @@ void write_vdb(const std::filesystem::path& path, const SortedTileList& list, gl
   auto accessor = grid->getAccessor();
   for (const TileEntry& e : list.active()) {
     const TileCoord t = coord_of(e.key);
-    const float* values = list.tile(e.id);
+    float values[kTileVoxels];
+    list.read(e.id, values);
     for (int z = 0; z < kTileSide; ++z)
       for (int y = 0; y < kTileSide; ++y)
         for (int x = 0; x < kTileSide; ++x)

@@ -130,11 +130,12 @@ VolumeLevelSetStats build_from_volume(SortedTileList& list, const DenseVolumeVie
   list.insert(keys, gamma);
   for (const TileEntry& e : list.active()) {
     const TileCoord c = coord_of(e.key);
-    float* out = list.tile(e.id);
+    float out[kTileVoxels];
     for (int k = 0; k < kTileVoxels; ++k) {
       const int x = c.x * kTileSide + k % 4, y = c.y * kTileSide + k / 4 % 4, z = c.z * kTileSide + k / 16;
       out[k] = x < grid.dims.x && y < grid.dims.y && z < grid.dims.z ? phi[grid.index(x, y, z)] : gamma;
     }
+    list.write(e.id, out);
     list.update_flags(e.id);
   }
   Reinitialiser().run(list, {reinit_iterations, Scheme::kUpwind, 0.5f});

@@ -31,11 +31,12 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 constexpr float kBoxClearance = 2.0f;
 
 // Algorithm 3, line 1: the signed distance to a box [lo, hi] (voxels of level d).
-std::unique_ptr<levelset::SortedTileList> initial_box(const ReconstructionFrame& frame, float gamma) {
+std::unique_ptr<levelset::SortedTileList> initial_box(const ReconstructionFrame& frame, float gamma,
+                                                      levelset::TilePrecision precision) {
   const int d = frame.coarsest;
   const glm::vec3 lo = frame.voxel_of(frame.box_min, d) - kBoxClearance;
   const glm::vec3 hi = frame.voxel_of(frame.box_max, d) + kBoxClearance;
-  auto list = std::make_unique<levelset::SortedTileList>(gamma);
+  auto list = std::make_unique<levelset::SortedTileList>(gamma, 64, precision);
   const auto box = [lo, hi](glm::vec3 p) {
     const glm::vec3 q = glm::max(lo - p, p - hi);
     return glm::length(glm::max(q, glm::vec3(0.0f))) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0f);
@@ -120,7 +121,7 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
   out.merged_leaves = tree.merged_leaves();
 
   const float part_radius = params.lost_distance > 0 ? median_part_radius(points) : 0.0f;
-  out.list = initial_box(frame, params.gamma);
+  out.list = initial_box(frame, params.gamma, params.precision);
   std::vector<glm::vec3> sample_voxels(points.size());
   std::vector<float> distance;  // each sample's distance to the surface at the end of the last level
   for (int level = params.coarsest; level <= params.finest; ++level) {

@@ -56,6 +56,7 @@ struct ReconstructionParams {
   int weight_neighbours = 16;
   GradientScheme gradient = GradientScheme::kAnalytic;  // kCentral: the paper's differences of P
   float gamma = 1.5f;             // narrow band half-width, voxels
+  levelset::TilePrecision precision = levelset::TilePrecision::kFloat32;  // the tiles' storage
   levelset::Scheme scheme = levelset::Scheme::kUpwind;
   float cfl = 0.5f;
   bool rescaling_speed = true;    // keep |∇φ| near 1 while convecting (see evolution.h)

@@ -56,7 +56,8 @@ std::vector<glm::vec3> zero_crossings(const levelset::SortedTileList& list) {
   tbb::parallel_for(size_t(0), list.size(), [&](size_t t) {
     const levelset::TileEntry& e = list.active()[t];
     const levelset::TileCoord c = levelset::coord_of(e.key);
-    const float* tile = list.tile(e.id);
+    float tile[levelset::kTileVoxels];
+    list.read(e.id, tile);
     std::vector<glm::vec3> local;
     for (int z = 0; z < kTileSide; ++z)
       for (int y = 0; y < kTileSide; ++y)

@@ -6,6 +6,8 @@
 // height), each side scan-converting the mesh itself at the same voxel size.
 // --enright 128,256: the Enright test (WENO5/RK3, one period) at those resolutions: volume
 // loss, area, centroid shift, time.
+// --precision float32,fixed16 (both by default): our side runs once per tile storage; a
+// fixed16 line carries its memory and error against the float32 run's (§6.4).
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,7 @@
 #include "sim/levelset/curvature_flow.h"
 #include "sim/levelset/enright.h"
 #include "sim/levelset/level_set_builder.h"
+#include "sim/levelset/level_set_measures.h"
 #include "sim/levelset/mesh_level_set.h"
 #include "tools/bench/bench_setup.h"
 #include "tools/bench/levelset_cuda_bench.h"
@@ -44,6 +48,8 @@ struct Options {
   std::vector<int> enright;  // resolutions
   float enright_gamma = 1.5f;
   int enright_reinit = 0;
+  std::vector<sim::levelset::TilePrecision> precisions{sim::levelset::TilePrecision::kFloat32,
+                                                       sim::levelset::TilePrecision::kFixed16};
 };
 
 Options parse(int argc, char** argv) {
@@ -82,6 +88,14 @@ Options parse(int argc, char** argv) {
       const std::string v = flags.value();
       o.enright_reinit = std::atoi(v.c_str());
       if (o.enright_reinit < 0 || o.enright_reinit > 20) throw InputError("--enright-reinit: must be in [0, 20], got '" + v + "'");
+    } else if (flag == "--precision") {
+      o.precisions.clear();
+      for (const std::string& item : split_list(flags.value())) {
+        const auto precision = sim::levelset::parse_precision(item);
+        if (!precision) throw InputError("--precision: each must be float32 or fixed16, got '" + item + "'");
+        o.precisions.push_back(*precision);
+      }
+      if (o.precisions.empty()) throw InputError("--precision: name float32, fixed16 or both");
     } else throw InputError("levelset: unknown flag '" + flag + "'");
   }
   return o;
@@ -89,33 +103,54 @@ Options parse(int argc, char** argv) {
 
 // One mean-curvature-flow line: a sphere of `radius` voxels (with its radius error), or Lucy
 // (radius 0: `resolution` voxels along her height, no analytic answer).
-void emit(const char* impl, float radius, int resolution, const Options& o, double ms_per_step, uint64_t tiles,
-          uint64_t voxels, uint64_t bytes, double radius_error, double reference_ms) {
+struct McfLine {
+  std::string impl;
+  const char* precision = nullptr;  // ours only
+  float radius = 0;
+  int resolution = 0;
+  double ms_per_step = 0;
+  uint64_t tiles = 0, voxels = 0, bytes = 0;
+  double radius_error = 0;
+  double reference_ms = 0;  // OpenVDB's, for the speed-up
+  // fixed16 against the float32 run: memory ratio, and the radius error ratio (spheres) or the
+  // largest |Δφ| near the front and the relative volume change (Lucy).
+  double memory_ratio = 0, error_ratio = 0, phi_difference = -1, volume_change = 0;
+};
+
+void emit(const McfLine& line, const Options& o) {
   profile::JsonWriter json;
   json.begin_object();
   json.key("bench").value("levelset");
-  json.key("case").value(radius > 0 ? "sphere_mcf" : "lucy_mcf");
-  if (radius > 0) json.key("radius_voxels").value(double(radius));
-  else json.key("resolution").value(uint64_t(resolution));
-  json.key("impl").value(impl);
+  json.key("case").value(line.radius > 0 ? "sphere_mcf" : "lucy_mcf");
+  if (line.radius > 0) json.key("radius_voxels").value(double(line.radius));
+  else json.key("resolution").value(uint64_t(line.resolution));
+  json.key("impl").value(line.impl);
+  if (line.precision) json.key("precision").value(line.precision);
   json.key("threads").value(uint64_t(o.threads));
   json.key("steps").value(uint64_t(o.steps));
-  json.key("ms_per_step").value(ms_per_step);
-  json.key("active_tiles").value(tiles);
-  json.key("active_voxels").value(voxels);
-  json.key("voxel_updates_per_s").value(double(voxels) / (ms_per_step / 1e3));
-  json.key("memory_bytes").value(bytes);
-  if (radius > 0) json.key("radius_error_voxels").value(radius_error);
-  if (reference_ms > 0) json.key("speedup_vs_openvdb").value(reference_ms / ms_per_step);
+  json.key("ms_per_step").value(line.ms_per_step);
+  json.key("active_tiles").value(line.tiles);
+  json.key("active_voxels").value(line.voxels);
+  json.key("voxel_updates_per_s").value(double(line.voxels) / (line.ms_per_step / 1e3));
+  json.key("memory_bytes").value(line.bytes);
+  if (line.radius > 0) json.key("radius_error_voxels").value(line.radius_error);
+  if (line.reference_ms > 0) json.key("speedup_vs_openvdb").value(line.reference_ms / line.ms_per_step);
+  if (line.memory_ratio > 0) json.key("memory_vs_float32").value(line.memory_ratio);
+  if (line.error_ratio > 0) json.key("radius_error_vs_float32").value(line.error_ratio);
+  if (line.phi_difference >= 0) {
+    json.key("max_phi_difference_vs_float32").value(line.phi_difference);
+    json.key("volume_change_vs_float32").value(line.volume_change);
+  }
   json.end_object();
   print_line(json);
 }
 
-void run_enright_case(int resolution, const Options& o) {
+void run_enright_case(int resolution, sim::levelset::TilePrecision precision, const Options& o) {
   sim::levelset::EnrightSetup setup;
   setup.resolution = resolution;
   setup.gamma = o.enright_gamma;
   setup.reinit_iterations = o.enright_reinit;
+  setup.precision = precision;
   const sim::levelset::EnrightResult r = run_enright(setup);
   profile::JsonWriter json;
   json.begin_object();
@@ -123,6 +158,7 @@ void run_enright_case(int resolution, const Options& o) {
   json.key("case").value("enright");
   json.key("resolution").value(uint64_t(resolution));
   json.key("impl").value("meniscus-cpu-stl");
+  json.key("precision").value(sim::levelset::precision_name(precision));
   json.key("scheme").value("weno5-rk3");
   json.key("gamma_voxels").value(double(setup.gamma));
   json.key("reinit_iterations").value(uint64_t(setup.reinit_iterations));
@@ -132,6 +168,7 @@ void run_enright_case(int resolution, const Options& o) {
   json.key("seconds").value(r.seconds);
   json.key("ms_per_step").value(r.seconds * 1e3 / std::max<uint32_t>(r.steps, 1));
   json.key("max_active_tiles").value(uint64_t(r.max_tiles));
+  json.key("max_memory_bytes").value(uint64_t(r.max_bytes));
   json.key("initial_volume_voxels").value(r.initial_volume);
   json.key("final_volume_voxels").value(r.final_volume);
   json.key("volume_loss").value(r.volume_loss);
@@ -144,8 +181,51 @@ void run_enright_case(int resolution, const Options& o) {
   print_line(json);
 }
 
-uint64_t stl_memory_bytes(const sim::levelset::SortedTileList& list) {
-  return uint64_t(list.capacity()) * (sim::levelset::kTileVoxels * 4 + 8) + list.size() * 8;
+// The largest |φa − φb| over the voxels near a's front (|φa| < 1) whose tile both lists hold:
+// how far a fixed16 evolution drifted from the float32 one.
+double max_phi_difference(const sim::levelset::SortedTileList& a, const sim::levelset::SortedTileList& b) {
+  double worst = 0;
+  for (const sim::levelset::TileEntry& e : a.active()) {
+    const auto at = b.find(e.key);
+    if (!at) continue;
+    const uint32_t other = b.active()[*at].id;
+    for (int v = 0; v < sim::levelset::kTileVoxels; ++v) {
+      const float phi = a.value(e.id, v);
+      if (std::abs(phi) < 1.0f) worst = std::max(worst, double(std::abs(phi - b.value(other, v))));
+    }
+  }
+  return worst;
+}
+
+// What one precision's run left: the list and the line describing it.
+struct McfRun {
+  sim::levelset::SortedTileList list;
+  McfLine line;
+};
+
+// Runs o.steps of α = 1 mean-curvature flow on `list` and times them.
+McfRun run_mcf(sim::levelset::SortedTileList list, const Options& o) {
+  sim::levelset::CurvatureFlow flow(1.0f);
+  const float dt = flow.max_time_step();
+  const auto start = Clock::now();
+  for (int s = 0; s < o.steps; ++s) {
+    flow.step(list, dt);
+    list.manage();
+  }
+  McfLine line;
+  line.impl = "meniscus-cpu-stl";
+  line.precision = sim::levelset::precision_name(list.precision());
+  line.ms_per_step = ms_since(start) / o.steps;
+  line.tiles = list.size();
+  line.voxels = list.size() * sim::levelset::kTileVoxels;
+  line.bytes = list.bytes();
+  return {std::move(list), line};
+}
+
+// A fixed16 run's line against the float32 run of the same case (when --precision ran that first).
+void compare_with_float32(McfLine& line, const McfRun& float32) {
+  line.memory_ratio = double(line.bytes) / double(float32.line.bytes);
+  if (float32.line.radius_error > 0) line.error_ratio = line.radius_error / float32.line.radius_error;
 }
 
 // α = 1 mean-curvature flow on Lucy: both sides scan-convert the same triangles at the same voxel
@@ -157,19 +237,54 @@ void run_lucy_case(const Options& o) {
   double vdb_ms = 0;
   if (const auto vdb = openvdb_mesh_mean_curvature(mesh.vertices, mesh.triangles, frame.voxel_size, o.steps)) {
     vdb_ms = vdb->ms_per_step;
-    emit(openvdb_version(), 0, o.lucy_resolution, o, vdb->ms_per_step, vdb->leaf_nodes, vdb->active_voxels,
-         vdb->memory_bytes, 0, 0);
+    McfLine line{.impl = openvdb_version(), .resolution = o.lucy_resolution, .ms_per_step = vdb->ms_per_step,
+                 .tiles = vdb->leaf_nodes, .voxels = vdb->active_voxels, .bytes = vdb->memory_bytes};
+    emit(line, o);
   }
-  sim::levelset::SortedTileList list(1.5f);
-  sim::levelset::build_from_mesh(list, mesh, frame, o.lucy);
-  sim::levelset::CurvatureFlow flow(1.0f);
-  const auto start = Clock::now();
-  for (int s = 0; s < o.steps; ++s) {
-    flow.step(list, flow.max_time_step());
-    list.manage();
+  std::optional<McfRun> float32;
+  for (const sim::levelset::TilePrecision precision : o.precisions) {
+    sim::levelset::SortedTileList list(1.5f, 64, precision);
+    sim::levelset::build_from_mesh(list, mesh, frame, o.lucy);
+    McfRun run = run_mcf(std::move(list), o);
+    run.line.resolution = o.lucy_resolution;
+    run.line.reference_ms = vdb_ms;
+    if (float32 && precision != sim::levelset::TilePrecision::kFloat32) {
+      compare_with_float32(run.line, *float32);
+      run.line.phi_difference = max_phi_difference(float32->list, run.list);
+      run.line.volume_change =
+          sim::levelset::inside_moments(run.list).volume / sim::levelset::inside_moments(float32->list).volume - 1.0;
+    }
+    emit(run.line, o);
+    if (precision == sim::levelset::TilePrecision::kFloat32) float32 = std::move(run);
   }
-  emit("meniscus-cpu-stl", 0, o.lucy_resolution, o, ms_since(start) / o.steps, list.size(),
-       list.size() * sim::levelset::kTileVoxels, stl_memory_bytes(list), 0, vdb_ms);
+}
+
+void run_sphere_case(float radius, const Options& o) {
+  const float extent = 2 * radius + 24;
+  const glm::vec3 centre(extent / 2 + 0.37f, extent / 2 - 0.29f, extent / 2 + 0.13f);
+
+  double vdb_ms = 0;
+  if (const auto vdb = openvdb_mean_curvature(radius, centre, o.steps)) {
+    vdb_ms = vdb->ms_per_step;
+    McfLine line{.impl = openvdb_version(), .radius = radius, .ms_per_step = vdb->ms_per_step, .tiles = vdb->leaf_nodes,
+                 .voxels = vdb->active_voxels, .bytes = vdb->memory_bytes, .radius_error = vdb->radius_error};
+    emit(line, o);
+  }
+  std::optional<McfRun> float32;
+  for (const sim::levelset::TilePrecision precision : o.precisions) {
+    sim::levelset::SortedTileList list(1.5f, 64, precision);
+    build_from_sdf(list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, {0, 0, 0},
+                   glm::ivec3(int(extent)));
+    McfRun run = run_mcf(std::move(list), o);
+    const double dt = sim::levelset::CurvatureFlow(1.0f).max_time_step();
+    const double expected = std::sqrt(double(radius) * radius - 4.0 * o.steps * dt);
+    run.line.radius = radius;
+    run.line.reference_ms = vdb_ms;
+    run.line.radius_error = std::abs(mean_crossing_distance(run.list, centre) - expected);
+    if (float32 && precision != sim::levelset::TilePrecision::kFloat32) compare_with_float32(run.line, *float32);
+    emit(run.line, o);
+    if (precision == sim::levelset::TilePrecision::kFloat32) float32 = std::move(run);
+  }
 }
 
 }  // namespace
@@ -177,37 +292,12 @@ void run_lucy_case(const Options& o) {
 int run_levelset(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
-  for (const int n : o.enright) run_enright_case(n, o);
+  for (const int n : o.enright)
+    for (const sim::levelset::TilePrecision precision : o.precisions) run_enright_case(n, precision, o);
   // --enright alone runs only the Enright test; with --radii as well, both.
   if (!o.enright.empty() && !o.radii_given) return 0;
-  for (const float radius : o.radii) {
-    const float extent = 2 * radius + 24;
-    const glm::vec3 centre(extent / 2 + 0.37f, extent / 2 - 0.29f, extent / 2 + 0.13f);
-
-    double vdb_ms = 0;
-    if (const auto vdb = openvdb_mean_curvature(radius, centre, o.steps)) {
-      vdb_ms = vdb->ms_per_step;
-      emit(openvdb_version(), radius, 0, o, vdb->ms_per_step, vdb->leaf_nodes, vdb->active_voxels, vdb->memory_bytes,
-           vdb->radius_error, 0);
-    }
-
-    sim::levelset::SortedTileList list(1.5f);
-    build_from_sdf(list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, {0, 0, 0},
-                   glm::ivec3(int(extent)));
-    sim::levelset::CurvatureFlow flow(1.0f);
-    const float dt = flow.max_time_step();
-    const auto start = Clock::now();
-    for (int s = 0; s < o.steps; ++s) {
-      flow.step(list, dt);
-      list.manage();
-    }
-    const double ms = ms_since(start) / o.steps;
-    const double expected = std::sqrt(double(radius) * radius - 4.0 * o.steps * double(dt));
-    emit("meniscus-cpu-stl", radius, 0, o, ms, list.size(), list.size() * sim::levelset::kTileVoxels,
-         stl_memory_bytes(list),
-         std::abs(mean_crossing_distance(list, centre) - expected), vdb_ms);
-  }
-  run_levelset_cuda(o.radii, o.steps);
+  for (const float radius : o.radii) run_sphere_case(radius, o);
+  run_levelset_cuda(o.radii, o.steps, o.precisions);
   if (o.lucy_resolution > 0) run_lucy_case(o);
   return 0;
 }

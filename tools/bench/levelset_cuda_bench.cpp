@@ -31,9 +31,55 @@ void emit_skipped(const std::string& why) {
   print_line(json);
 }
 
+void run_case(float radius, sim::levelset::TilePrecision precision, int steps,
+              const sim::levelset::GpuEvolutionParams& params, const std::string& device) {
+  // The CPU benchmark's sphere (levelset_bench.cpp), off the grid's symmetry.
+  const float extent = 2 * radius + 24;
+  const glm::vec3 centre(extent / 2 + 0.37f, extent / 2 - 0.29f, extent / 2 + 0.13f);
+  sim::levelset::SortedTileList list(1.5f, 64, precision);
+  build_from_sdf(list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, {0, 0, 0}, glm::ivec3(int(extent)));
+
+  sim::levelset::GpuSortedTileList gpu(list);
+  sim::levelset::GpuLevelSetEvolution evolution(params);
+  double t = evolution.step(gpu, 0.0f);  // warm-up: first allocations
+  gpu.synchronize();
+  double voxels = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int s = 0; s < steps; ++s) {
+    voxels += double(gpu.size()) * sim::levelset::kTileVoxels;
+    t += evolution.step(gpu, float(t));
+  }
+  gpu.synchronize();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const sim::levelset::SortedTileList back = gpu.download();
+  const double expected = std::sqrt(double(radius) * radius - 4.0 * params.alpha * t);
+
+  profile::JsonWriter json;
+  json.begin_object();
+  json.key("bench").value("levelset");
+  json.key("case").value("sphere_mcf");
+  json.key("radius_voxels").value(double(radius));
+  json.key("impl").value(kImpl);
+  json.key("device").value(device);
+  json.key("precision").value(sim::levelset::precision_name(precision));
+  json.key("steps").value(uint64_t(steps));
+  json.key("ms_per_step").value(1e3 * seconds / steps);
+  json.key("active_tiles").value(uint64_t(back.size()));
+  json.key("active_voxels").value(uint64_t(back.size()) * sim::levelset::kTileVoxels);
+  json.key("voxel_updates_per_s").value(voxels / seconds);
+  // The list's structure as the CPU counts it (the device holds the same arrays, and the
+  // active list twice), plus the rate array.
+  json.key("memory_bytes").value(uint64_t(back.bytes() + back.size() * (sizeof(sim::levelset::TileEntry) +
+                                                                        sim::levelset::kTileVoxels * sizeof(float))));
+  json.key("radius_error_voxels").value(std::abs(mean_crossing_distance(back, centre) - expected));
+  json.end_object();
+  print_line(json);
+}
+
 }  // namespace
 
-void run_levelset_cuda(const std::vector<float>& radii, int steps) {
+void run_levelset_cuda(const std::vector<float>& radii, int steps,
+                       const std::vector<sim::levelset::TilePrecision>& precisions) {
   std::string why;
   if (!sim::levelset::gpu_stl_available(&why)) {
     emit_skipped(why);
@@ -44,47 +90,8 @@ void run_levelset_cuda(const std::vector<float>& radii, int steps) {
   params.scheme = sim::levelset::Scheme::kUpwind;
   params.alpha = 1.0f;
   params.cfl = 0.9f;  // dt = 0.9 / (6 α): CurvatureFlow::max_time_step()
-  for (const float radius : radii) {
-    // The CPU benchmark's sphere (levelset_bench.cpp), off the grid's symmetry.
-    const float extent = 2 * radius + 24;
-    const glm::vec3 centre(extent / 2 + 0.37f, extent / 2 - 0.29f, extent / 2 + 0.13f);
-    sim::levelset::SortedTileList list(1.5f);
-    build_from_sdf(list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, {0, 0, 0}, glm::ivec3(int(extent)));
-
-    sim::levelset::GpuSortedTileList gpu(list);
-    sim::levelset::GpuLevelSetEvolution evolution(params);
-    double t = evolution.step(gpu, 0.0f);  // warm-up: first allocations
-    gpu.synchronize();
-    double voxels = 0;
-    const auto start = std::chrono::steady_clock::now();
-    for (int s = 0; s < steps; ++s) {
-      voxels += double(gpu.size()) * sim::levelset::kTileVoxels;
-      t += evolution.step(gpu, float(t));
-    }
-    gpu.synchronize();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const sim::levelset::SortedTileList back = gpu.download();
-    const double expected = std::sqrt(double(radius) * radius - 4.0 * params.alpha * t);
-
-    profile::JsonWriter json;
-    json.begin_object();
-    json.key("bench").value("levelset");
-    json.key("case").value("sphere_mcf");
-    json.key("radius_voxels").value(double(radius));
-    json.key("impl").value(kImpl);
-    json.key("device").value(device);
-    json.key("steps").value(uint64_t(steps));
-    json.key("ms_per_step").value(1e3 * seconds / steps);
-    json.key("active_tiles").value(uint64_t(back.size()));
-    json.key("active_voxels").value(uint64_t(back.size()) * sim::levelset::kTileVoxels);
-    json.key("voxel_updates_per_s").value(voxels / seconds);
-    // Pool (values, two flag words, a stack slot) plus the list twice and the rate array.
-    json.key("memory_bytes").value(uint64_t(back.capacity()) * (sim::levelset::kTileVoxels * 4 + 12) +
-                                   uint64_t(back.size()) * (16 + sim::levelset::kTileVoxels * 4));
-    json.key("radius_error_voxels").value(std::abs(mean_crossing_distance(back, centre) - expected));
-    json.end_object();
-    print_line(json);
-  }
+  for (const float radius : radii)
+    for (const sim::levelset::TilePrecision precision : precisions) run_case(radius, precision, steps, params, device);
 }
 
 }  // namespace meniscus::bench

@@ -41,7 +41,8 @@ inline std::string list_problems(const SortedTileList& list) {
   const auto& offsets = neighbour_offsets();
   for (const TileEntry& e : list.active()) {
     const TileCoord c = coord_of(e.key);
-    const float* phi = list.tile(e.id);
+    float phi[kTileVoxels];
+    list.read(e.id, phi);
     for (int v = 0; v < kTileVoxels; ++v) {
       if (!(std::abs(phi[v]) <= list.gamma())) problems << "tile " << e.key << " holds " << phi[v] << " beyond ±γ; ";
     }
@@ -63,7 +64,7 @@ inline double mean_gradient_defect(const SortedTileList& list, float band) {
   for (const TileEntry& e : list.active()) {
     const TileCoord c = coord_of(e.key);
     for (int v = 0; v < kTileVoxels; ++v) {
-      const float phi = list.tile(e.id)[v];
+      const float phi = list.value(e.id, v);
       if (std::abs(phi) >= band) continue;
       const glm::ivec3 p = glm::ivec3(c.x, c.y, c.z) * kTileSide + glm::ivec3(v % 4, v / 4 % 4, v / 16);
       glm::vec3 g;
@@ -92,7 +93,7 @@ inline double max_crossing_error(const SortedTileList& list, const DistanceFn& s
     const TileCoord c = coord_of(e.key);
     for (int v = 0; v < kTileVoxels; ++v) {
       const glm::ivec3 p = glm::ivec3(c.x, c.y, c.z) * kTileSide + glm::ivec3(v % 4, v / 4 % 4, v / 16);
-      const float a = list.tile(e.id)[v];
+      const float a = list.value(e.id, v);
       for (int axis = 0; axis < 3; ++axis) {
         glm::ivec3 q = p;
         ++q[axis];

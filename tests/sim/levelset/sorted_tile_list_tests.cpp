@@ -126,7 +126,8 @@ ListSnapshot managed_sphere(int threads, int steps) {
     resample(list, sphere(centre, 50.0f));
   }
   ListSnapshot snapshot{list.active(), list.free_stack(), {}};
-  for (const TileEntry& e : list.active()) snapshot.values.insert(snapshot.values.end(), list.tile(e.id), list.tile(e.id) + kTileVoxels);
+  for (const TileEntry& e : list.active())
+    for (int v = 0; v < kTileVoxels; ++v) snapshot.values.push_back(list.value(e.id, v));
   return snapshot;
 }
 

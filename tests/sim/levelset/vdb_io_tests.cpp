@@ -49,7 +49,7 @@ TEST_CASE(".vdb round trip is lossless", "[levelset][vdb]") {
       const glm::ivec3 theirs = ours + offset - back.voxel_offset;
       const auto value = value_at(*back.list, theirs);
       REQUIRE(value.has_value());
-      const float expected = list.tile(e.id)[k];
+      const float expected = list.value(e.id, k);
       different += std::memcmp(&expected, &*value, sizeof(float)) != 0;
       ++compared;
     }
@@ -77,7 +77,7 @@ TEST_CASE(".vdb voxels off the band keep their side, so a reader's shifted tiles
     for (int k = 0; k < kTileVoxels; ++k) {
       const glm::ivec3 theirs = glm::ivec3(t.x, t.y, t.z) * kTileSide + glm::ivec3(k % 4, k / 4 % 4, k / 16);
       const float exact = sdf(glm::vec3(theirs + back.voxel_offset - offset));
-      if (std::abs(exact) > 0.5f) wrong_side += (back.list->tile(e.id)[k] < 0) != (exact < 0);
+      if (std::abs(exact) > 0.5f) wrong_side += (back.list->value(e.id, k) < 0) != (exact < 0);
     }
   }
   CHECK(wrong_side == 0);

@@ -50,7 +50,7 @@ TEST_CASE("a dense quadratic field becomes the sphere's signed distance", "[leve
     for (int k = 0; k < kTileVoxels; ++k) {
       const glm::vec3 p = glm::vec3(c.x, c.y, c.z) * float(kTileSide) + glm::vec3(k % 4, k / 4 % 4, k / 16);
       const float exact = glm::length(p - shifted) - radius;
-      if (std::abs(exact) < 1.0f) worst = std::max(worst, double(std::abs(list.tile(e.id)[k] - exact)));
+      if (std::abs(exact) < 1.0f) worst = std::max(worst, double(std::abs(list.value(e.id, k) - exact)));
     }
   }
   INFO("worst distance error " << worst);

@@ -59,7 +59,7 @@ std::string differences(const SortedTileList& cpu, const SortedTileList& gpu, bo
   }
   for (const TileEntry& e : cpu.active())
     for (int v = 0; v < kTileVoxels; ++v) {
-      const float a = cpu.tile(e.id)[v], b = gpu.tile(e.id)[v];
+      const float a = cpu.value(e.id, v), b = gpu.value(e.id, v);
       if (a == b) continue;
       ++count;
       largest = std::max(largest, std::abs(a - b));
@@ -69,29 +69,34 @@ std::string differences(const SortedTileList& cpu, const SortedTileList& gpu, bo
     }
   if (pool_exact)
     for (uint32_t id = 0; id < cpu.capacity(); ++id)
-      if (!std::equal(cpu.tile(id), cpu.tile(id) + kTileVoxels, gpu.tile(id))) return "pool slot " + std::to_string(id) + " differs";
+      for (int v = 0; v < kTileVoxels; ++v)
+        if (cpu.value(id, v) != gpu.value(id, v)) return "pool slot " + std::to_string(id) + " differs";
   if (unequal) *unequal = count;
   if (worst) *worst = largest;
   return {};
 }
 
-SortedTileList sphere_list(glm::vec3 centre, float radius, int domain, float gamma = 1.5f) {
-  SortedTileList list(gamma);
+SortedTileList sphere_list(glm::vec3 centre, float radius, int domain,
+                           TilePrecision precision = TilePrecision::kFloat32) {
+  SortedTileList list(1.5f, 64, precision);
   build_from_sdf(list, testing::sphere(centre, radius), glm::ivec3(0), glm::ivec3(domain));
   return list;
 }
 
-void round_trip() {
-  const SortedTileList cpu = sphere_list({16.3f, 15.8f, 16.1f}, 9.0f, 32);
+void round_trip(TilePrecision precision) {
+  const SortedTileList cpu = sphere_list({16.3f, 15.8f, 16.1f}, 9.0f, 32, precision);
   GpuSortedTileList gpu(cpu);
-  const std::string diff = differences(cpu, gpu.download(), true);
-  check(diff.empty(), "upload/download round trip of " + std::to_string(cpu.size()) + " tiles is exact " + diff);
+  const SortedTileList back = gpu.download();
+  const std::string diff = differences(cpu, back, true);
+  check(diff.empty() && back.precision() == precision,
+        std::string(precision_name(precision)) + " upload/download round trip of " + std::to_string(cpu.size()) +
+            " tiles is exact " + diff);
 }
 
 // Tile management alone: the surface jumps (re-sampled from a larger, then a smaller sphere), so
 // tiles are created (beyond the free stack: growth), removed and kept.
-void management() {
-  SortedTileList cpu = sphere_list({16.3f, 15.8f, 16.1f}, 7.0f, 40);
+void management(TilePrecision precision) {
+  SortedTileList cpu = sphere_list({16.3f, 15.8f, 16.1f}, 7.0f, 40, precision);
   bool grew = false, removed = false;
   int pass = 0;
   for (const float radius : {11.0f, 11.0f, 11.0f, 5.0f, 5.0f, 5.0f}) {
@@ -104,7 +109,8 @@ void management() {
     const SortedTileList back = gpu.download();
     const std::string diff = differences(cpu, back, false);
     check(same_status(a, b) && diff.empty(),
-          "manage() pass " + std::to_string(pass) + " (r " + std::to_string(int(radius)) + "): CPU " + status_text(a) +
+          std::string(precision_name(precision)) + " manage() pass " + std::to_string(pass) + " (r " +
+              std::to_string(int(radius)) + "): CPU " + status_text(a) +
               ", GPU " + status_text(b) + " " + diff);
     const std::string problems = back.check_invariants();
     check(problems.empty(), "manage() pass " + std::to_string(pass) + ": GPU list invariants " + problems);
@@ -217,8 +223,10 @@ int run() {
     std::printf("SKIPPED: %s\n", why.c_str());
     return MENISCUS_SKIP_CODE;
   }
-  round_trip();
-  management();
+  for (const TilePrecision precision : {TilePrecision::kFloat32, TilePrecision::kFixed16}) {
+    round_trip(precision);
+    management(precision);
+  }
 
   GpuEvolutionParams mcf;  // sphere shrinking by curvature against an outward normal speed
   mcf.scheme = Scheme::kUpwind;
@@ -234,6 +242,10 @@ int run() {
   mcf.scheme = Scheme::kWeno5;
   evolve("sphere MCF (F 0.1, alpha 1, WENO5/RK3, rescaling)", sphere_list({16.3f, 15.8f, 16.1f}, 10.0f, 32), mcf, 10,
          std::numeric_limits<float>::infinity());
+  // 16-bit tiles: both backends round each stage's values to the same codes.
+  evolve("fixed16 sphere MCF (F 0.1, alpha 1, WENO5/RK3, rescaling)",
+         sphere_list({16.3f, 15.8f, 16.1f}, 10.0f, 32, TilePrecision::kFixed16), mcf, 10,
+         std::numeric_limits<float>::infinity());
 
   GpuEvolutionParams enright;  // Enright's sphere in LeVeque's field, 32^3 (enright.cpp's set-up)
   enright.scheme = Scheme::kWeno5;
@@ -242,6 +254,8 @@ int run() {
   enright.velocity.period = 3.0f;
   const float n = 32;
   evolve("Enright 32^3 (WENO5/RK3)", sphere_list(glm::vec3(0.35f * n - 0.5f), 0.15f * n, 32), enright, 12, 3.0f);
+  evolve("fixed16 Enright 32^3 (WENO5/RK3)",
+         sphere_list(glm::vec3(0.35f * n - 0.5f), 0.15f * n, 32, TilePrecision::kFixed16), enright, 12, 3.0f);
 
   GpuEvolutionParams grow;  // a sphere growing outwards, its pool with it
   grow.scheme = Scheme::kUpwind;

@@ -85,7 +85,7 @@ std::string differences(const SortedTileList& cpu, const SortedTileList& gpu, si
   std::string first;
   for (const TileEntry& e : cpu.active())
     for (int v = 0; v < kTileVoxels; ++v) {
-      const float a = cpu.tile(e.id)[v], b = gpu.tile(e.id)[v];
+      const float a = cpu.value(e.id, v), b = gpu.value(e.id, v);
       if (std::memcmp(&a, &b, sizeof a) == 0) continue;
       ++unequal;
       worst = std::max(worst, std::abs(a - b));
@@ -127,13 +127,14 @@ ParticleLevelSetParams params_for(glm::vec3 lo, glm::vec3 hi, float kernel_radiu
   return p;
 }
 
-void frames(const std::string& name, float kernel_radius, int smoothing_steps) {
+void frames(const std::string& name, float kernel_radius, int smoothing_steps,
+            TilePrecision precision = TilePrecision::kFloat32) {
   const glm::vec3 lo(0.0f), hi(0.16f, 0.12f, 0.12f);
   const ParticleLevelSetParams params = params_for(lo, hi, kernel_radius, smoothing_steps);
   ParticleLevelSetBuilder cpu_builder(params);
   GpuParticleLevelSetBuilder gpu_builder(params);
-  SortedTileList cpu(1.0f);
-  GpuSortedTileList gpu(SortedTileList(1.0f));
+  SortedTileList cpu(1.0f, 64, precision);
+  GpuSortedTileList gpu(SortedTileList(1.0f, 64, precision));
 
   // A jittered ball with spray around it, and two particles beyond the grid.
   std::vector<Particle> ball = testing::lattice_ball(glm::vec3(0.071f, 0.058f, 0.063f), 0.055f, kRadius);
@@ -170,6 +171,7 @@ int run() {
 #if MENISCUS_HAS_CUDA
   frames("R 2 spacings", 2.0f, 0);
   frames("R 1.5 spacings, 2 smoothing steps", 1.5f, 2);
+  frames("16-bit tiles, R 1.5 spacings, 2 smoothing steps", 1.5f, 2, TilePrecision::kFixed16);
   return device_test::summary();
 #else
   return MENISCUS_SKIP_CODE;  // no backend, so no device answered above

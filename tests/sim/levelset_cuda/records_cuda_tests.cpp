@@ -217,13 +217,15 @@ SortedTileList scattered_tiles(uint32_t seed, const std::vector<TileBox>& boxes,
   for (const TileEntry& e : list.active()) {
     // Some tiles all one sign, so that border flags are all set or all clear.
     const int kind = int(unit(random) * 4);
+    float values[kTileVoxels];
     for (int v = 0; v < kTileVoxels; ++v) {
       float value = (unit(random) * 2.0f - 1.0f) * 2.0f;
       if (kind == 1) value = -std::abs(value);
       if (kind == 2) value = std::abs(value);
       if (unit(random) < 0.1f) value = specials[int(unit(random) * 5) % 5];
-      list.tile(e.id)[v] = std::clamp(value, -1.5f, 1.5f);
+      values[v] = std::clamp(value, -1.5f, 1.5f);
     }
+    list.write(e.id, values);
     list.update_flags(e.id);
   }
   return list;
@@ -284,7 +286,7 @@ void evolved(const std::string& name, SortedTileList cpu, const GpuEvolutionPara
   for (size_t i = 0; same_structure && i < cpu.size(); ++i) {
     const TileEntry a = cpu.active()[i], b = back.active()[i];
     same_structure = a.key == b.key && a.id == b.id;
-    for (int v = 0; same_structure && v < kTileVoxels; ++v) unequal += cpu.tile(a.id)[v] != back.tile(b.id)[v];
+    for (int v = 0; same_structure && v < kTileVoxels; ++v) unequal += cpu.value(a.id, v) != back.value(b.id, v);
   }
   const uint32_t capacity = needed_records(cpu, 0.0f) + 3;
   std::vector<std::byte> cpu_buffer(cube_record_buffer_bytes(capacity), std::byte{kFill});
@@ -311,7 +313,7 @@ void evolved(const std::string& name, SortedTileList cpu, const GpuEvolutionPara
   for (size_t i = 0; same && i < cpu.size(); ++i) {
     const TileEntry a = cpu.active()[i], b = after.active()[i];
     same = a.key == b.key && a.id == b.id && cpu.border(a.id) == after.border(b.id);
-    for (int v = 0; same && v < kTileVoxels; ++v) largest = std::max(largest, std::abs(cpu.tile(a.id)[v] - after.tile(b.id)[v]));
+    for (int v = 0; same && v < kTileVoxels; ++v) largest = std::max(largest, std::abs(cpu.value(a.id, v) - after.value(b.id, v)));
   }
   check(same && largest <= 1e-5f, name + ": a step after the records (dt " + std::to_string(dt) +
                                       ") leaves the same lists on both backends, values within " + std::to_string(largest));

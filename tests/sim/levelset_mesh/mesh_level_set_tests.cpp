@@ -40,7 +40,7 @@ TEST_CASE("a cube's level set equals its exact signed distance, corners included
     for (int k = 0; k < kTileVoxels; ++k) {
       const glm::vec3 p = glm::vec3(c.x, c.y, c.z) * float(kTileSide) + glm::vec3(k % 4, k / 4 % 4, k / 16);
       const float exact = std::clamp(box_distance(p, lo, hi), -1.5f, 1.5f);
-      const float got = list.tile(e.id)[k];
+      const float got = list.value(e.id, k);
       worst = std::max(worst, std::abs(got - exact));
       wrong_sign += (got < 0) != (exact < 0) && std::abs(exact) > 1e-4f;
       ++compared;

@@ -65,7 +65,7 @@ CrossingErrors crossing_errors(const SortedTileList& list, const ParticleLevelSe
     const TileCoord c = coord_of(e.key);
     for (int v = 0; v < kTileVoxels; ++v) {
       const glm::ivec3 at = glm::ivec3(c.x, c.y, c.z) * kTileSide + glm::ivec3(v & 3, v >> 2 & 3, v >> 4);
-      const float a = list.tile(e.id)[v];
+      const float a = list.value(e.id, v);
       for (int axis = 0; axis < 3; ++axis) {
         glm::ivec3 next = at;
         ++next[axis];

@@ -120,7 +120,8 @@ Roughness surface_roughness(float alpha, float noise) {
   std::vector<double> radii;
   for (const levelset::TileEntry& e : r.list->active()) {
     const levelset::TileCoord c = levelset::coord_of(e.key);
-    const float* phi = r.list->tile(e.id);
+    float phi[levelset::kTileVoxels];
+    r.list->read(e.id, phi);
     for (int v = 0; v < levelset::kTileVoxels; ++v) {
       const glm::ivec3 at(v % 4, v / 4 % 4, v / 16);
       for (int axis = 0; axis < 3; ++axis) {

@@ -150,7 +150,7 @@ TEST_CASE("upsampling: the finer band holds the doubled, interpolated distance",
     for (int k = 0; k < levelset::kTileVoxels; ++k) {
       const glm::vec3 p(c.x * 4 + k % 4, c.y * 4 + k / 4 % 4, c.z * 4 + k / 16);
       if (std::abs(fine_sdf(p)) > 1.0f) continue;
-      CHECK(fine.tile(e.id)[k] == Approx(fine_sdf(p)).margin(0.15));
+      CHECK(fine.value(e.id, k) == Approx(fine_sdf(p)).margin(0.15));
       ++checked;
     }
   }

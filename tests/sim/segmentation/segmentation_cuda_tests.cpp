@@ -33,7 +33,7 @@ std::string differences(const SortedTileList& cpu, const SortedTileList& gpu) {
   for (size_t i = 0; i < cpu.size(); ++i) {
     const TileEntry a = cpu.active()[i], b = gpu.active()[i];
     if (a.key != b.key || a.id != b.id) return "entry " + std::to_string(i) + " differs";
-    for (int v = 0; v < kTileVoxels; ++v) worst = std::max(worst, std::abs(cpu.tile(a.id)[v] - gpu.tile(b.id)[v]));
+    for (int v = 0; v < kTileVoxels; ++v) worst = std::max(worst, std::abs(cpu.value(a.id, v) - gpu.value(b.id, v)));
   }
   if (!(worst <= kTolerance)) return "values differ by " + std::to_string(worst);
   return {};

@@ -206,7 +206,8 @@ TEST_CASE("segmentation: thresholds changed mid-run continue from the current fr
   CHECK(inside_moments(s->list()).volume == Approx(ball_mm3(8.0)).epsilon(0.05));
 
   const std::vector<TileEntry> before = s->list().active();
-  const std::vector<float> phi_before(s->list().tile(before[0].id), s->list().tile(before[0].id) + kTileVoxels);
+  std::vector<float> phi_before(kTileVoxels), phi_after(kTileVoxels);
+  s->list().read(before[0].id, phi_before.data());
   const int steps = s->steps();
   const double time = s->time();
   params.upper = 250.0f;
@@ -216,7 +217,8 @@ TEST_CASE("segmentation: thresholds changed mid-run continue from the current fr
   REQUIRE(after.size() == before.size());
   CHECK(std::equal(before.begin(), before.end(), after.begin(),
                    [](const TileEntry& a, const TileEntry& b) { return a.key == b.key && a.id == b.id; }));
-  CHECK(std::equal(phi_before.begin(), phi_before.end(), s->list().tile(before[0].id)));
+  s->list().read(before[0].id, phi_after.data());
+  CHECK(phi_before == phi_after);
   CHECK(s->steps() == steps);
   CHECK(s->time() == time);
 

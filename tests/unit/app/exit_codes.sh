@@ -41,6 +41,8 @@ printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n
 printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' >"$tmp/open.obj"
 expect 0 "tiles ->" levelset "$tmp/tet.obj" --resolution 24 --mcf 1 --steps 3 -o "$tmp/tet.vdb"
 expect 0 "0 steps" levelset "$tmp/tet.vdb" -o "$tmp/tet2.vdb"
+expect 0 "3 steps" levelset "$tmp/tet.vdb" --precision fixed16 --mcf 1 --steps 3 -o "$tmp/tet16.vdb"
+expect 2 "--precision: expected float32 or fixed16, got 'half'" levelset "$tmp/tet.obj" --precision half -o "$tmp/x.vdb"
 expect 2 "3 boundary edges" levelset "$tmp/open.obj" -o "$tmp/open.vdb"
 expect 2 "-o out.vdb is required" levelset "$tmp/tet.obj"
 expect 2 "--scheme: expected upwind or weno5" levelset "$tmp/tet.obj" --scheme eno -o "$tmp/x.vdb"

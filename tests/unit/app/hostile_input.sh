@@ -114,6 +114,9 @@ printf 'name = "pool"\n[[stage]]\ntype = "caustics_pool"\ngrid = 1\n' >"$tmp/poo
 expect 2 "field 'stage[0].grid'" capture "$tmp/pool.toml" --size 64x64 --frames 1
 printf 'name = "pool"\n[[stage]]\ntype = "caustics_pool"\neye = [0, 1, 0]\ntarget = [0, 1, 0]\n' >"$tmp/eye.toml"
 expect 2 "field 'stage[0].target': must differ from eye" capture "$tmp/eye.toml" --size 64x64 --frames 1
+# A tile storage that is not one of the two names the field and what it takes.
+printf 'name = "half"\n[[stage]]\ntype = "levelset"\nenright = 32\nprecision = "half"\n' >"$tmp/half.toml"
+expect 2 "field 'stage[0].precision'" capture "$tmp/half.toml" --size 64x64 --frames 1
 printf 'name = "glass"\n[[stage]]\ntype = "refracting_mesh"\nmesh = "%s"\n' "$tmp/absent.ply" >"$tmp/glass.toml"
 expect 2 "absent.ply" capture "$tmp/glass.toml" --size 64x64 --frames 1
 printf "ply\nformat ascii 1.0\nelement vertex 1\n${xyz}end_header\n0 0 0\n" >"$tmp/point.ply"

@@ -16,6 +16,7 @@ struct EnrightSetup {
   Scheme scheme = Scheme::kWeno5;
   float cfl = 0.5f;
   int reinit_iterations = 0;
+  int reinit_every = 1;  // steps between reinitialisations
   bool rescaling_speed = false;
   TilePrecision precision = TilePrecision::kFloat32;
 };

@@ -91,7 +91,7 @@ float LevelSetEvolution::step(SortedTileList& list, float t, float max_dt) {
   if (list.size()) {
     dt = integrator_.step(list, params_.scheme, t, params_.cfl, max_dt,
                           [this](const SortedTileList& l, float time, std::vector<float>& out) { return rate(l, time, out); });
-    reinitialiser_.run(list, params_.reinit);
+    if (++steps_ % std::max(params_.reinit.every, 1) == 0) reinitialiser_.run(list, params_.reinit);
   }
   status_ = list.manage();
   return dt;

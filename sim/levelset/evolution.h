@@ -42,7 +42,7 @@ struct EvolutionParams {
   // Courant number ν: dt = ν / max over the band of (Σ_a |U_a| + √3 |F| + 6α [+ √3 β]), or of
   // a segmentation's data-term stiffness |∂F/∂n| where that is larger (threshold_speed.h).
   float cfl = 0.5f;
-  ReinitParams reinit;   // iterations > 0: the reinitialisation PDE after every step
+  ReinitParams reinit;   // iterations > 0: the reinitialisation PDE after every reinit.every steps
 };
 
 class LevelSetEvolution {
@@ -68,6 +68,7 @@ class LevelSetEvolution {
   EvolutionParams params_;
   TvdRungeKutta integrator_;
   Reinitialiser reinitialiser_;
+  uint64_t steps_ = 0;  // steps taken, for reinit.every
   std::vector<float> tile_speed_;  // per active tile, the CFL speed it met
   std::vector<float> tile_front_speed_;  // per active tile, the largest |F| on its front voxels
   std::vector<float> tile_front_curvature_;  // and the largest |α κ|∇φ||

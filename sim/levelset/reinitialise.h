@@ -17,6 +17,7 @@ struct ReinitParams {
   int iterations = 0;  // 0: no reinitialisation
   Scheme scheme = Scheme::kWeno5;
   float cfl = 0.5f;  // pseudo-time step is cfl / √3 voxels
+  int every = 1;     // in an evolution: after every k-th step (the paper reinitialises every few)
 };
 
 class Reinitialiser {

@@ -5,7 +5,8 @@
 // Then the same on Lucy (scenes/data/vtk-data/lucy.ply, --lucy-resolution voxels along her
 // height), each side scan-converting the mesh itself at the same voxel size.
 // --enright 128,256: the Enright test (WENO5/RK3, one period) at those resolutions: volume
-// loss, area, centroid shift, time.
+// loss, area, centroid shift, time; OpenVDB's own Enright (LevelSetAdvection, its tracker,
+// half width 3) first in the same run, unless --enright-peer none.
 // --precision float32,fixed16 (both by default): our side runs once per tile storage; a
 // fixed16 line carries its memory and error against the float32 run's (§6.4).
 #include <tbb/global_control.h>
@@ -48,6 +49,8 @@ struct Options {
   std::vector<int> enright;  // resolutions
   float enright_gamma = 1.5f;
   int enright_reinit = 0;
+  int enright_reinit_every = 1;
+  bool enright_peer = true;
   std::vector<sim::levelset::TilePrecision> precisions{sim::levelset::TilePrecision::kFloat32,
                                                        sim::levelset::TilePrecision::kFixed16};
 };
@@ -88,6 +91,15 @@ Options parse(int argc, char** argv) {
       const std::string v = flags.value();
       o.enright_reinit = std::atoi(v.c_str());
       if (o.enright_reinit < 0 || o.enright_reinit > 20) throw InputError("--enright-reinit: must be in [0, 20], got '" + v + "'");
+    } else if (flag == "--enright-reinit-every") {
+      const std::string v = flags.value();
+      o.enright_reinit_every = std::atoi(v.c_str());
+      if (o.enright_reinit_every < 1 || o.enright_reinit_every > 1000)
+        throw InputError("--enright-reinit-every: must be in [1, 1000] steps, got '" + v + "'");
+    } else if (flag == "--enright-peer") {
+      const std::string v = flags.value();
+      if (v != "openvdb" && v != "none") throw InputError("--enright-peer: expected openvdb or none, got '" + v + "'");
+      o.enright_peer = v == "openvdb";
     } else if (flag == "--precision") {
       o.precisions.clear();
       for (const std::string& item : split_list(flags.value())) {
@@ -145,11 +157,41 @@ void emit(const McfLine& line, const Options& o) {
   print_line(json);
 }
 
-void run_enright_case(int resolution, sim::levelset::TilePrecision precision, const Options& o) {
+// OpenVDB's Enright at `resolution`; nullopt when it is not built or not asked for.
+std::optional<EnrightPeerResult> run_enright_peer(int resolution, const Options& o) {
+  if (!o.enright_peer) return std::nullopt;
+  const float half_width = 3.0f;  // openvdb::LEVEL_SET_HALF_WIDTH, its default band
+  const std::optional<EnrightPeerResult> r = openvdb_enright(resolution, half_width);
+  if (!r) return r;
+  profile::JsonWriter json;
+  json.begin_object();
+  json.key("bench").value("levelset");
+  json.key("case").value("enright");
+  json.key("resolution").value(uint64_t(resolution));
+  json.key("impl").value(openvdb_enright_version());
+  json.key("scheme").value("hjweno5-tvdrk2");
+  json.key("gamma_voxels").value(double(half_width));
+  json.key("threads").value(uint64_t(o.threads));
+  json.key("period").value(3.0);
+  json.key("steps").value(r->steps);
+  json.key("seconds").value(r->seconds);
+  json.key("max_active_voxels").value(r->max_active_voxels);
+  json.key("memory_bytes").value(r->memory_bytes);
+  json.key("volume_loss").value(r->volume_loss);
+  json.key("initial_area_voxels2").value(r->initial_area);
+  json.key("final_area_voxels2").value(r->final_area);
+  json.end_object();
+  print_line(json);
+  return r;
+}
+
+void run_enright_case(int resolution, sim::levelset::TilePrecision precision, const std::optional<EnrightPeerResult>& peer,
+                      const Options& o) {
   sim::levelset::EnrightSetup setup;
   setup.resolution = resolution;
   setup.gamma = o.enright_gamma;
   setup.reinit_iterations = o.enright_reinit;
+  setup.reinit_every = o.enright_reinit_every;
   setup.precision = precision;
   const sim::levelset::EnrightResult r = run_enright(setup);
   profile::JsonWriter json;
@@ -162,6 +204,7 @@ void run_enright_case(int resolution, sim::levelset::TilePrecision precision, co
   json.key("scheme").value("weno5-rk3");
   json.key("gamma_voxels").value(double(setup.gamma));
   json.key("reinit_iterations").value(uint64_t(setup.reinit_iterations));
+  json.key("reinit_every").value(uint64_t(setup.reinit_every));
   json.key("threads").value(uint64_t(o.threads));
   json.key("period").value(double(setup.period));
   json.key("steps").value(uint64_t(r.steps));
@@ -177,6 +220,10 @@ void run_enright_case(int resolution, sim::levelset::TilePrecision precision, co
   json.key("max_area_voxels2").value(r.max_area);
   json.key("centroid_shift_voxels").value(r.centroid_shift);
   json.key("centroid_shift_domain").value(r.centroid_shift / resolution);
+  if (peer) {
+    json.key("speedup_vs_openvdb").value(peer->seconds / r.seconds);
+    json.key("volume_loss_vs_openvdb").value(r.volume_loss / peer->volume_loss);
+  }
   json.end_object();
   print_line(json);
 }
@@ -292,8 +339,10 @@ void run_sphere_case(float radius, const Options& o) {
 int run_levelset(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
-  for (const int n : o.enright)
-    for (const sim::levelset::TilePrecision precision : o.precisions) run_enright_case(n, precision, o);
+  for (const int n : o.enright) {
+    const std::optional<EnrightPeerResult> peer = run_enright_peer(n, o);
+    for (const sim::levelset::TilePrecision precision : o.precisions) run_enright_case(n, precision, peer, o);
+  }
   // --enright alone runs only the Enright test; with --radii as well, both.
   if (!o.enright.empty() && !o.radii_given) return 0;
   for (const float radius : o.radii) run_sphere_case(radius, o);

@@ -7,4 +7,6 @@ std::optional<LevelSetPeerResult> openvdb_mesh_mean_curvature(std::span<const st
   return std::nullopt;
 }
 const char* openvdb_version() { return "not built"; }
+std::optional<EnrightPeerResult> openvdb_enright(int, float) { return std::nullopt; }
+const char* openvdb_enright_version() { return "not built"; }
 }  // namespace meniscus::bench

@@ -43,6 +43,22 @@ std::optional<LevelSetPeerResult> openvdb_mesh_mean_curvature(std::span<const st
                                                               float voxel_size, int steps);
 const char* openvdb_version();
 
+struct EnrightPeerResult {
+  double seconds;       // the advection only
+  uint64_t steps;       // CFL sub-steps
+  double volume_loss;   // 1 − final / initial, by OpenVDB's levelSetVolume
+  double initial_area, final_area;  // voxels², levelSetArea
+  uint64_t max_active_voxels;
+  uint64_t memory_bytes;  // the grid's at the end
+};
+
+// The Enright test as OpenVDB runs it (its own EnrightField, period 3): a sphere of radius 0.15
+// at 0.35 in the unit cube at `resolution` voxels a side, `half_width` voxels of band, advected
+// by LevelSetAdvection with HJWENO5 and TVD-RK2, its tracker renormalising (HJWENO5, TVD-RK1)
+// and pruning after every step. nullopt without OpenVDB.
+std::optional<EnrightPeerResult> openvdb_enright(int resolution, float half_width);
+const char* openvdb_enright_version();
+
 struct KnnPeerResult {
   double build_ms;
   double knn_ms;

@@ -23,6 +23,9 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
   const EvolutionParams& p = params_;
   const float sqrt3 = std::sqrt(3.0f);
   const int reach = stencil_reach(p.scheme);
+  // Only the normal-speed and rescaling terms need both one-sided sides (Godunov); advection
+  // alone takes the upwind side per axis and skips the other half of the WENO work.
+  const bool godunov = p.normal_speed || p.threshold.volume || p.rescaling_speed;
   for_each_halo_block(list, [&](size_t position, uint32_t, const float* block) {
     const TileCoord tile = coord_of(active[position].key);
     const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
@@ -39,7 +42,8 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
             continue;
           }
           const glm::vec3 voxel = origin + glm::vec3(x, y, z);
-          const OneSidedGradient g = one_sided_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ);
+          const OneSidedGradient g = godunov ? one_sided_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ)
+                                             : OneSidedGradient{};
           float l = 0, speed = 0, stiffness = 0;
           if (p.normal_speed || p.threshold.volume) {
             const SpeedPoint point = speed_point(p.threshold, p.extend_normal_speed, voxel, centre, kHaloStrideY, kHaloStrideZ);
@@ -52,7 +56,8 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
           }
           if (p.velocity) {
             const glm::vec3 u = p.velocity(voxel, t);
-            l -= glm::dot(u, upwind_gradient(g, u));
+            l -= glm::dot(u, godunov ? upwind_gradient(g, u)
+                                     : upwind_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ, u));
             speed += std::abs(u.x) + std::abs(u.y) + std::abs(u.z);
           }
           if (p.alpha > 0) {

@@ -4,7 +4,8 @@
 // neighbour pointers, gather each tile with a 3-voxel halo (WENO5's reach) into shared memory,
 // and evaluate the CPU's arithmetic per voxel (weno5.h, upwind.h, curvature.h); forward Euler
 // or TVD-RK3 with U at each stage's time, values clamped to ±γ, the CFL speed by warp
-// reductions, activity and border flags by warp reductions; then the tile management.
+// reductions, activity and border flags by warp reductions; then the reinitialisation PDE after
+// every reinit.every-th step the list takes (counted on the device), then the tile management.
 //
 // Built with MENISCUS_CUDA (gpu_stl_evolution_cuda.cu), else gpu_stl_absent.cpp.
 #include <limits>
@@ -40,6 +41,7 @@ class GpuLevelSetEvolution {
 
  private:
   void queue(GpuSortedTileList& list, float t, bool device_time, float max_dt);
+  void queue_reinitialisation(GpuStlStorage& storage, uint32_t units, float snap);
 
   GpuEvolutionParams params_;
   GpuStlCounters last_;

@@ -58,16 +58,20 @@ struct RateParams {
 // neighbour in their direction, found by one binary search and then moved forward only. Per
 // tile: the neighbour ids and the tile itself into shared memory; the 10^3 block (the 6^3 core
 // for the first-order scheme, which reads no further) gathered as gather_halo does; each thread
-// evaluates its voxel as LevelSetEvolution::rate does.
-template <Scheme kScheme>
+// evaluates its voxel as LevelSetEvolution::rate does, or (kReinit) as the Reinitialiser's
+// rate does, S(φ0)(1 − |∇φ|) at every voxel, when the step's `reinit_due` flag is set (phi0 and
+// reinit_due are read only then).
+template <Scheme kScheme, bool kReinit = false>
 __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t units, RateParams p, bool later_stage,
-                                                       float c, float* rate, uint32_t* speed_bits) {
+                                                       float c, float* rate, uint32_t* speed_bits,
+                                                       const float* phi0, const uint32_t* reinit_due) {
   constexpr int kReach = stencil_reach(kScheme);
   __shared__ float block[kHaloVoxels];
   __shared__ float own[kTileVoxels];
   __shared__ uint32_t neighbours[kDirections];
   __shared__ float warp_fastest[kUnit / 32];
   if (gpu::frozen(view)) return;  // the whole grid
+  if (kReinit && !*reinit_due) return;
   const ListView list = gpu::live(view);
   const int thread = threadIdx.x;
   const uint32_t unit = blockIdx.x;
@@ -129,12 +133,23 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
     const int x = thread & 3, y = thread >> 2 & 3, z = thread >> 4;
     const float* centre = block + halo_index(x, y, z);
     float l = 0;
-    if (!flat_beyond_band(centre, kHaloStrideY, kHaloStrideZ, kReach, gamma)) {
+    if (kReinit) {
+      // Every voxel, as the CPU's rate does (beyond the band the clamp returns it to ±γ).
+      const float phi0_here = phi0[size_t(i) * kTileVoxels + thread];
+      const float s = phi0_here / sqrtf(phi0_here * phi0_here + 1.0f);
+      const OneSidedGradient g = one_sided_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ);
+      l = s * (1.0f - godunov_norm(g, s));
+    } else if (!flat_beyond_band(centre, kHaloStrideY, kHaloStrideZ, kReach, gamma)) {
       const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
       const glm::vec3 voxel = origin + glm::vec3(x, y, z);
-      const OneSidedGradient g = one_sided_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ);
+      // Only the normal-speed and rescaling terms need both one-sided sides (Godunov);
+      // advection alone takes the upwind side per axis (evolution.cpp's rule).
+      const bool speed_term = p.normal_speed != 0.0f || p.threshold.volume || p.brush.sigma > 0.0f;
+      const bool godunov = speed_term || p.rescaling_speed;
+      const OneSidedGradient g = godunov ? one_sided_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ)
+                                         : OneSidedGradient{};
       float speed = 0, stiffness = 0;
-      if (p.normal_speed != 0.0f || p.threshold.volume || p.brush.sigma > 0.0f) {
+      if (speed_term) {
         const SpeedPoint point = speed_point(p.threshold, p.extend_normal_speed, voxel, centre, kHaloStrideY, kHaloStrideZ);
         const float f = p.threshold.volume    ? point.threshold.speed
                         : p.brush.sigma > 0.0f ? p.normal_speed + brush_speed_at(p.brush, point.at)
@@ -147,7 +162,8 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
       }
       if (p.velocity.kind != FieldVelocity::Kind::kNone) {
         const glm::vec3 u = velocity_at(p.velocity, voxel, p.t);
-        l -= glm::dot(u, upwind_gradient(g, u));
+        l -= glm::dot(u, godunov ? upwind_gradient(g, u)
+                                 : upwind_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ, u));
         speed += fabsf(u.x) + fabsf(u.y) + fabsf(u.z);
       }
       if (p.alpha > 0) {
@@ -228,15 +244,18 @@ __global__ void choose_dt(GpuStlCounters* counters, const uint32_t* speed_bits, 
 // One thread per active voxel in list order, blocks of whole tiles looping over the list
 // (grid-stride: the size is the device's), so a tile's 64 voxels are two warps of one block
 // and its flags combine through shared memory.
-template <bool kFirst, bool kKeepBase, bool kLast>
+// A reinitialisation stage (kReinit) runs only when `reinit_due` is set, with the pseudo-time
+// step `reinit_dt`, and leaves the step's front measure alone.
+template <bool kFirst, bool kKeepBase, bool kLast, bool kReinit>
 __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const float* rate, float* base, Stage s,
-                                                             float snap) {
+                                                             float snap, const uint32_t* reinit_due, float reinit_dt) {
   __shared__ uint2 warp_flags[kStageBlock / 32];
   double front_squares = 0;  // this thread's share of the step's change over the front
   uint32_t front_voxels = 0;
   if (gpu::frozen(view)) return;  // the whole grid
+  if (kReinit && !*reinit_due) return;
   const ListView list = gpu::live(view);
-  const float dt = list.counters->dt;
+  const float dt = kReinit ? reinit_dt : list.counters->dt;
   // A step the CPU refuses (nothing moves, no max_dt bounds it): the host throws after the
   // read-back and the values stay as they were. Uniform over the grid: before any barrier.
   if (!is_finite(dt)) return;
@@ -262,7 +281,7 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const
       next = gpu::store_phi(list, at, next);
       if (kLast) {
         flags = gpu::voxel_flags(next, gamma, voxel);
-        if (fabsf(phi_n) <= 0.5f) {
+        if (!kReinit && fabsf(phi_n) <= 0.5f) {
           front_squares += double(next - phi_n) * double(next - phi_n);
           ++front_voxels;
         }
@@ -293,11 +312,39 @@ __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const
   }
 }
 
-template <bool kFirst, bool kKeepBase, bool kLast>
-void launch_stage(GpuStlStorage& s, Stage stage, float snap) {
-  launch<update_stage<kFirst, kKeepBase, kLast>>({stride_blocks(uint64_t(s.allocated) * kTileVoxels, kStageBlock), kStageBlock},
-                                                 s.view(), s.rate.get(), s.base.get(), stage, snap);
+template <bool kFirst, bool kKeepBase, bool kLast, bool kReinit = false>
+void launch_stage(GpuStlStorage& s, Stage stage, float snap, float reinit_dt = 0.0f) {
+  launch<update_stage<kFirst, kKeepBase, kLast, kReinit>>(
+      {stride_blocks(uint64_t(s.allocated) * kTileVoxels, kStageBlock), kStageBlock}, s.view(), s.rate.get(), s.base.get(),
+      stage, snap, s.reinit_due.get(), reinit_dt);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+}
+
+// Stage k of a step of `count`: the first keeps the base when more follow, the last snaps and
+// sets the flags (TvdRungeKutta::step).
+template <bool kReinit>
+void launch_stage_k(GpuStlStorage& s, int k, int count, Stage stage, float snap, float reinit_dt = 0.0f) {
+  const bool last = k == count - 1;
+  if (k == 0 && last) launch_stage<true, false, true, kReinit>(s, stage, snap, reinit_dt);
+  else if (k == 0) launch_stage<true, true, false, kReinit>(s, stage, snap, reinit_dt);
+  else if (last) launch_stage<false, false, true, kReinit>(s, stage, snap, reinit_dt);
+  else launch_stage<false, false, false, kReinit>(s, stage, snap, reinit_dt);
+}
+
+// Whether the PDE runs after this step: a step was taken (not refused, not frozen), on a
+// non-empty list, and it is the list's every-th.
+__global__ void begin_reinit(const GpuStlCounters* counters, uint32_t every, uint32_t* due) {
+  const GpuStlCounters& c = *counters;
+  *due = c.frozen == GpuStlFrozen::kNo && is_finite(c.dt) && c.size > 0 && c.steps % every == 0;
+}
+
+// φ0 per active voxel in list order (the Reinitialiser's phi0_ copy).
+__global__ void copy_phi0(ListView view, float* phi0, const uint32_t* due) {
+  if (!*due) return;
+  const ListView list = gpu::live(view);
+  const size_t voxels = size_t(list.size) * kTileVoxels;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < voxels; i += size_t(gridDim.x) * blockDim.x)
+    phi0[i] = gpu::load_phi(list, size_t(list.active[i / kTileVoxels].id) * kTileVoxels + i % kTileVoxels);
 }
 
 }  // namespace
@@ -327,22 +374,47 @@ void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_t
   for (int k = 0; k < count; ++k) {
     if (rk3)
       launch<compute_rates<Scheme::kWeno5>>({units, kUnit}, s.view(), units, p, k > 0, stages[k].c, s.rate.get(),
-                                            s.speed_bits.get());
+                                            s.speed_bits.get(), nullptr, nullptr);
     else
       launch<compute_rates<Scheme::kUpwind>>({units, kUnit}, s.view(), units, p, k > 0, stages[k].c, s.rate.get(),
-                                             s.speed_bits.get());
+                                             s.speed_bits.get(), nullptr, nullptr);
     MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
     if (k == 0) {
       launch<choose_dt>({1, 1}, s.counters.get(), s.speed_bits.get(), params_.cfl, max_dt, device_time);
       MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
     }
-    const bool last = k == count - 1;
-    if (k == 0 && last) launch_stage<true, false, true>(s, stages[k], snap);
-    else if (k == 0) launch_stage<true, true, false>(s, stages[k], snap);
-    else if (last) launch_stage<false, false, true>(s, stages[k], snap);
-    else launch_stage<false, false, false>(s, stages[k], snap);
+    launch_stage_k<false>(s, k, count, stages[k], snap);
   }
+  if (params_.reinit.iterations > 0) queue_reinitialisation(s, units, snap);
   list.queue_manage();
+}
+
+// The Reinitialiser's iterations on the device, each a Runge–Kutta step of pseudo-time
+// cfl / √3 (the CPU's dt for its constant speed √3), gated on the device by begin_reinit.
+void GpuLevelSetEvolution::queue_reinitialisation(GpuStlStorage& s, uint32_t units, float snap) {
+  const ReinitParams& r = params_.reinit;
+  const bool rk3 = r.scheme == Scheme::kWeno5;
+  s.allocate_rates(true, true);
+  launch<begin_reinit>({1, 1}, s.counters.get(), uint32_t(std::max(r.every, 1)), s.reinit_due.get());
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  launch<copy_phi0>({stride_blocks(uint64_t(s.allocated) * kTileVoxels, kStageBlock), kStageBlock}, s.view(), s.phi0.get(),
+                    s.reinit_due.get());
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+  const float dt = r.cfl / std::sqrt(3.0f);
+  const RateParams unused{};
+  const Stage* stages = rk3 ? kRk3 : kEuler;
+  const int count = rk3 ? 3 : 1;
+  for (int iteration = 0; iteration < r.iterations; ++iteration)
+    for (int k = 0; k < count; ++k) {
+      if (rk3)
+        launch<compute_rates<Scheme::kWeno5, true>>({units, kUnit}, s.view(), units, unused, false, 0.0f, s.rate.get(),
+                                                    s.speed_bits.get(), s.phi0.get(), s.reinit_due.get());
+      else
+        launch<compute_rates<Scheme::kUpwind, true>>({units, kUnit}, s.view(), units, unused, false, 0.0f, s.rate.get(),
+                                                     s.speed_bits.get(), s.phi0.get(), s.reinit_due.get());
+      MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+      launch_stage_k<true>(s, k, count, stages[k], snap, dt);
+    }
 }
 
 float GpuLevelSetEvolution::step(GpuSortedTileList& list, float t, float max_dt) {

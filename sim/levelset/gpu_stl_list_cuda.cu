@@ -83,6 +83,7 @@ GpuStlStorage::GpuStlStorage() {
   device_reserve(counters, 1, 0, 0, "list counters");
   device_reserve(plan, 1, 0, 0, "tile-management plan");
   device_reserve(speed_bits, 1, 0, 0, "CFL speed");
+  device_reserve(reinit_due, 1, 0, 0, "reinitialisation flag");
   MENISCUS_SIM_CUDA_CHECK(cudaEventCreate(&published_event));
 }
 
@@ -107,14 +108,15 @@ void GpuStlStorage::allocate(uint64_t slots) {
   device_reserve(active, slots, old, slots, "active list");
   device_reserve(next_active, slots, 0, slots, "next active list");
   device_reserve(freed, slots, 0, slots, "freed-id list");
-  if (rate.size()) allocate_rates(base.size() != 0);
+  if (rate.size()) allocate_rates(base.size() != 0, phi0.size() != 0);
   allocated = uint32_t(slots);
 }
 
-void GpuStlStorage::allocate_rates(bool with_base) {
+void GpuStlStorage::allocate_rates(bool with_base, bool with_phi0) {
   const size_t voxels = size_t(std::max(allocated, 1u)) * kTileVoxels;
   device_reserve(rate, voxels, 0, allocated, "rate array");
   if (with_base) device_reserve(base, voxels, 0, allocated, "Runge-Kutta base array");
+  if (with_phi0) device_reserve(phi0, voxels, 0, allocated, "reinitialisation phi0 array");
 }
 
 void GpuStlStorage::grow_pool(uint64_t tiles) {

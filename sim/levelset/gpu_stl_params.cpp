@@ -20,12 +20,11 @@ EvolutionParams to_cpu_params(const GpuEvolutionParams& g) {
   p.extend_normal_speed = g.extend_normal_speed;
   p.effective_normal_cfl = g.effective_normal_cfl;
   p.cfl = g.cfl;
+  p.reinit = g.reinit;
   return p;
 }
 
 GpuEvolutionParams from_cpu_params(const EvolutionParams& cpu, float normal_speed, const FieldVelocity& velocity) {
-  if (cpu.reinit.iterations > 0)
-    throw InputError("levelset --sim cuda: no reinitialisation PDE on the GPU (use the rescaling-speed term)");
   if (cpu.velocity && velocity.kind == FieldVelocity::Kind::kNone)
     throw InputError("levelset --sim cuda: the velocity field is a CPU callable the GPU cannot evaluate");
   GpuEvolutionParams g;
@@ -38,6 +37,7 @@ GpuEvolutionParams from_cpu_params(const EvolutionParams& cpu, float normal_spee
   g.extend_normal_speed = cpu.extend_normal_speed;
   g.effective_normal_cfl = cpu.effective_normal_cfl;
   g.cfl = cpu.cfl;
+  g.reinit = cpu.reinit;
   return g;
 }
 

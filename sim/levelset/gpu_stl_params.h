@@ -25,13 +25,14 @@ struct GpuEvolutionParams {
   bool rescaling_speed = false;
   float rescaling_weight = 1.0f;  // β (evolution.h)
   float cfl = 0.5f;
-  // No separate reinitialisation PDE on the GPU: the rescaling-speed term is the paper's way.
+  // The reinitialisation PDE after every reinit.every-th step the list takes (reinitialise.h).
+  ReinitParams reinit;
 };
 
 EvolutionParams to_cpu_params(const GpuEvolutionParams& params);
 
 // Throws InputError when the CPU set-up has what the GPU cannot take: a velocity callable (say
-// which field it is with `velocity`) or reinitialisation iterations. `normal_speed` is F when
+// which field it is with `velocity`). `normal_speed` is F when
 // `cpu.normal_speed` is set (its callable cannot be read back).
 GpuEvolutionParams from_cpu_params(const EvolutionParams& cpu, float normal_speed, const FieldVelocity& velocity = {});
 

@@ -74,6 +74,8 @@ struct GpuStlStorage {
 
   // Evolution scratch, per active voxel in list order (as the CPU's rate and base arrays).
   DeviceArray<float> rate, base;
+  DeviceArray<float> phi0;          // the reinitialisation's φ0 (allocated when it first runs)
+  DeviceArray<uint32_t> reinit_due;  // one flag: this step is one after which the PDE runs
   DeviceArray<uint32_t> speed_bits;  // the CFL speed's float bits (non-negative: uint order)
 
   // The counters a frame published (publish/poll) and the event after their copy.
@@ -100,8 +102,8 @@ struct GpuStlStorage {
   // Makes every pool-indexed array hold `slots` entries, keeping the contents (a reallocation:
   // the host waits). Throws DeviceError naming the slots and bytes; nothing changes then.
   void allocate(uint64_t slots);
-  // The evolution's per-voxel scratch for the allocation.
-  void allocate_rates(bool with_base);
+  // The evolution's per-voxel scratch for the allocation (with the RK base, the reinit's φ0).
+  void allocate_rates(bool with_base, bool with_phi0 = false);
   // Clears a freeze after allocate() made room, and queues a frozen management again.
   void thaw(GpuSortedTileList& list, const GpuStlCounters& frozen_counters);
 

@@ -4,6 +4,7 @@
 
 #include "sim/common/mesh_reader.h"
 #include "sim/levelset/cube_records.h"
+#include "sim/levelset/enright.h"
 #include "sim/levelset/level_set_box.h"
 #include "sim/levelset/level_set_builder.h"
 #include "sim/levelset/levelset_stage_common.h"
@@ -55,7 +56,8 @@ InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
     const float n = float(params.enright);
     const glm::vec3 centre = glm::vec3(0.35f * n - 0.5f);
     const float radius = 0.15f * n;
-    out.list = std::make_unique<SortedTileList>(1.5f, 64, params.precision);
+    const EnrightSetup setup;  // the benchmark's band, reinitialisation and CFL (enright.h)
+    out.list = std::make_unique<SortedTileList>(setup.gamma, 64, params.precision);
     build_from_sdf(*out.list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, glm::ivec3(0),
                    glm::ivec3(params.enright));
     out.box.dims = glm::uvec3(params.enright);
@@ -64,6 +66,8 @@ InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
     out.box.source = "enright:" + std::to_string(params.enright);
     out.evolution.velocity = enright_velocity(params.enright);
     out.evolution.rescaling_speed = false;  // as the Enright test does (enright.h)
+    out.evolution.cfl = setup.cfl;
+    out.evolution.reinit = {setup.reinit_iterations, out.evolution.scheme, 0.5f, setup.reinit_every};
   } else if (!params.points.empty()) {
     const TriangleMesh cloud = read_mesh(params.points);
     std::vector<glm::vec3> points(cloud.vertices.size());

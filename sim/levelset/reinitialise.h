@@ -17,7 +17,9 @@ struct ReinitParams {
   int iterations = 0;  // 0: no reinitialisation
   Scheme scheme = Scheme::kWeno5;
   float cfl = 0.5f;  // pseudo-time step is cfl / √3 voxels
-  int every = 1;     // in an evolution: after every k-th step (the paper reinitialises every few)
+  // In an evolution: after every k-th step (the paper reinitialises every few), counted by the
+  // CPU's LevelSetEvolution from its first step and by the GPU-STL from the list's upload.
+  int every = 1;
 };
 
 class Reinitialiser {

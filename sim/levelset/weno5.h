@@ -37,13 +37,19 @@ struct OneSided {
   float plus;   // φ_x^+ (forward biased)
 };
 
-// One-sided derivatives at p[0] along the axis whose neighbours are p[±stride]; reads
-// p[-3 stride] .. p[3 stride].
-MENISCUS_HD inline OneSided weno5_derivatives(const float* p, int s) {
-  const float d0 = p[-2 * s] - p[-3 * s], d1 = p[-s] - p[-2 * s], d2 = p[0] - p[-s];
-  const float d3 = p[s] - p[0], d4 = p[2 * s] - p[s], d5 = p[3 * s] - p[2 * s];
-  return {weno5(d0, d1, d2, d3, d4), weno5(d5, d4, d3, d2, d1)};
+// The backward-biased derivative at p[0] along the axis whose neighbours are p[±stride];
+// reads p[-3 stride] .. p[2 stride].
+MENISCUS_HD inline float weno5_minus(const float* p, int s) {
+  return weno5(p[-2 * s] - p[-3 * s], p[-s] - p[-2 * s], p[0] - p[-s], p[s] - p[0], p[2 * s] - p[s]);
 }
+
+// The forward-biased one; reads p[-2 stride] .. p[3 stride].
+MENISCUS_HD inline float weno5_plus(const float* p, int s) {
+  return weno5(p[3 * s] - p[2 * s], p[2 * s] - p[s], p[s] - p[0], p[0] - p[-s], p[-s] - p[-2 * s]);
+}
+
+// Both one-sided derivatives; reads p[-3 stride] .. p[3 stride].
+MENISCUS_HD inline OneSided weno5_derivatives(const float* p, int s) { return {weno5_minus(p, s), weno5_plus(p, s)}; }
 
 // First-order one-sided differences; reads p[-stride] .. p[stride].
 MENISCUS_HD inline OneSided first_order_derivatives(const float* p, int s) { return {p[0] - p[-s], p[s] - p[0]}; }

@@ -47,9 +47,11 @@ struct Options {
   int steps = 10;
   bool radii_given = false;
   std::vector<int> enright;  // resolutions
-  float enright_gamma = 1.5f;
-  int enright_reinit = 0;
-  int enright_reinit_every = 1;
+  // Ours: the Enright set-up's defaults unless the flags say otherwise.
+  float enright_gamma = sim::levelset::EnrightSetup{}.gamma;
+  int enright_reinit = sim::levelset::EnrightSetup{}.reinit_iterations;
+  int enright_reinit_every = sim::levelset::EnrightSetup{}.reinit_every;
+  float enright_cfl = sim::levelset::EnrightSetup{}.cfl;
   bool enright_peer = true;
   std::vector<sim::levelset::TilePrecision> precisions{sim::levelset::TilePrecision::kFloat32,
                                                        sim::levelset::TilePrecision::kFixed16};
@@ -96,6 +98,10 @@ Options parse(int argc, char** argv) {
       o.enright_reinit_every = std::atoi(v.c_str());
       if (o.enright_reinit_every < 1 || o.enright_reinit_every > 1000)
         throw InputError("--enright-reinit-every: must be in [1, 1000] steps, got '" + v + "'");
+    } else if (flag == "--enright-cfl") {
+      const std::string v = flags.value();
+      o.enright_cfl = std::strtof(v.c_str(), nullptr);
+      if (!(o.enright_cfl > 0.0f && o.enright_cfl <= 1.0f)) throw InputError("--enright-cfl: must be in (0, 1], got '" + v + "'");
     } else if (flag == "--enright-peer") {
       const std::string v = flags.value();
       if (v != "openvdb" && v != "none") throw InputError("--enright-peer: expected openvdb or none, got '" + v + "'");
@@ -192,6 +198,7 @@ void run_enright_case(int resolution, sim::levelset::TilePrecision precision, co
   setup.gamma = o.enright_gamma;
   setup.reinit_iterations = o.enright_reinit;
   setup.reinit_every = o.enright_reinit_every;
+  setup.cfl = o.enright_cfl;
   setup.precision = precision;
   const sim::levelset::EnrightResult r = run_enright(setup);
   profile::JsonWriter json;
@@ -205,6 +212,7 @@ void run_enright_case(int resolution, sim::levelset::TilePrecision precision, co
   json.key("gamma_voxels").value(double(setup.gamma));
   json.key("reinit_iterations").value(uint64_t(setup.reinit_iterations));
   json.key("reinit_every").value(uint64_t(setup.reinit_every));
+  json.key("cfl").value(double(setup.cfl));
   json.key("threads").value(uint64_t(o.threads));
   json.key("period").value(double(setup.period));
   json.key("steps").value(uint64_t(r.steps));

@@ -77,8 +77,8 @@ std::string differences(const SortedTileList& cpu, const SortedTileList& gpu, bo
 }
 
 SortedTileList sphere_list(glm::vec3 centre, float radius, int domain,
-                           TilePrecision precision = TilePrecision::kFloat32) {
-  SortedTileList list(1.5f, 64, precision);
+                           TilePrecision precision = TilePrecision::kFloat32, float gamma = 1.5f) {
+  SortedTileList list(gamma, 64, precision);
   build_from_sdf(list, testing::sphere(centre, radius), glm::ivec3(0), glm::ivec3(domain));
   return list;
 }
@@ -256,6 +256,17 @@ int run() {
   evolve("Enright 32^3 (WENO5/RK3)", sphere_list(glm::vec3(0.35f * n - 0.5f), 0.15f * n, 32), enright, 12, 3.0f);
   evolve("fixed16 Enright 32^3 (WENO5/RK3)",
          sphere_list(glm::vec3(0.35f * n - 0.5f), 0.15f * n, 32, TilePrecision::kFixed16), enright, 12, 3.0f);
+  // The benchmark's Enright set-up: γ 3, the reinitialisation PDE after every 2nd step here
+  // (so steps with and without it alternate), CFL 0.9.
+  GpuEvolutionParams reinitialised = enright;
+  reinitialised.cfl = 0.9f;
+  reinitialised.reinit = {1, Scheme::kWeno5, 0.5f, 2};
+  evolve("Enright 32^3, gamma 3, reinitialised every 2nd step",
+         sphere_list(glm::vec3(0.35f * n - 0.5f), 0.15f * n, 32, TilePrecision::kFloat32, 3.0f), reinitialised, 8, 3.0f);
+  reinitialised.scheme = reinitialised.reinit.scheme = Scheme::kUpwind;
+  reinitialised.reinit.iterations = 3;
+  evolve("Enright 32^3, upwind, 3 reinitialisation iterations every 2nd step",
+         sphere_list(glm::vec3(0.35f * n - 0.5f), 0.15f * n, 32, TilePrecision::kFloat32, 3.0f), reinitialised, 8, 3.0f);
 
   GpuEvolutionParams grow;  // a sphere growing outwards, its pool with it
   grow.scheme = Scheme::kUpwind;

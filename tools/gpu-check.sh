@@ -33,8 +33,9 @@ SKIP_CODE=77     # MENISCUS_SKIP_CODE (tests/CMakeLists.txt)
 # estimates for about 3 minutes in all on an H200 with 16 cores, not measurements:
 #   mc        CUDA and Vulkan HistoPyramid on Cayley 128^3-512^3 and the CT head; --check fails
 #             the step when a GPU's vertex count differs from the CPU's
-#   levelset  GPU-STL sphere mean-curvature flow, R 100/200/400 voxels (the default radii); Lucy
-#             is CPU-only and the costliest case, so it is left out
+#   levelset  GPU-STL sphere mean-curvature flow, R 100/200/400 voxels (the default radii), on
+#             float32 and 16-bit fixed-point tiles; Lucy is CPU-only and the costliest case, so
+#             it is left out
 #   sph       SPH ms per step, CPU and CUDA, 64K-1M particles (the collapsing block); the
 #             convergence-bound cases (tall column, splash) at 256K, CUDA only (their CPU
 #             warm-up of hundreds of steps would take minutes)

@@ -23,7 +23,7 @@ EnrightResult run_enright(const EnrightSetup& setup) {
   params.velocity = enright_velocity(n, setup.period);
   params.cfl = setup.cfl;
   params.rescaling_speed = setup.rescaling_speed;
-  params.reinit = {setup.reinit_iterations, setup.scheme, 0.5f, setup.reinit_every};
+  params.reinit = setup.reinit();
   LevelSetEvolution evolution(params);
 
   EnrightResult result;

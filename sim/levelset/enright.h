@@ -26,6 +26,9 @@ struct EnrightSetup {
   int reinit_every = 4;  // steps between reinitialisations
   bool rescaling_speed = false;
   TilePrecision precision = TilePrecision::kFloat32;
+
+  // The reinitialisation of the evolution (pseudo-time CFL 0.5, the scheme's own stencils).
+  ReinitParams reinit() const { return {reinit_iterations, scheme, 0.5f, reinit_every}; }
 };
 
 struct EnrightResult {

@@ -10,10 +10,20 @@
 
 namespace meniscus::sim::levelset {
 
-LevelSetEvolution::LevelSetEvolution(EvolutionParams params) : params_(std::move(params)) {
-  if (!(params_.cfl > 0.0f && params_.cfl <= 1.0f)) throw std::invalid_argument("LevelSetEvolution: cfl must be in (0, 1]");
-  if (params_.alpha < 0.0f) throw std::invalid_argument("LevelSetEvolution: alpha must be >= 0");
+namespace {
+
+EvolutionParams validated(EvolutionParams params) {
+  if (!(params.cfl > 0.0f && params.cfl <= 1.0f)) throw std::invalid_argument("LevelSetEvolution: cfl must be in (0, 1]");
+  if (params.alpha < 0.0f) throw std::invalid_argument("LevelSetEvolution: alpha must be >= 0");
+  require_valid(params.reinit, "LevelSetEvolution");
+  return params;
 }
+
+}  // namespace
+
+LevelSetEvolution::LevelSetEvolution(EvolutionParams params) : params_(validated(std::move(params))) {}
+
+void LevelSetEvolution::set_params(EvolutionParams params) { params_ = validated(std::move(params)); }
 
 float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<float>& out) {
   const auto& active = list.active();
@@ -96,8 +106,8 @@ float LevelSetEvolution::step(SortedTileList& list, float t, float max_dt) {
   if (list.size()) {
     dt = integrator_.step(list, params_.scheme, t, params_.cfl, max_dt,
                           [this](const SortedTileList& l, float time, std::vector<float>& out) { return rate(l, time, out); });
-    if (++steps_ % std::max(params_.reinit.every, 1) == 0) reinitialiser_.run(list, params_.reinit);
   }
+  if (++steps_ % params_.reinit.every == 0) reinitialiser_.run(list, params_.reinit);  // nothing on an empty list
   status_ = list.manage();
   return dt;
 }

@@ -4,8 +4,8 @@
 // The hyperbolic terms are upwinded (first order, or HJ-WENO5), the curvature term takes
 // central differences, time is forward Euler or TVD-RK3 with U evaluated at each stage's time;
 // values are clamped to ±γ, dt follows the CFL condition, an optional reinitialisation PDE
-// runs after each step, and tile management (activity flags, creation, removal, growth) ends
-// it. All lengths are in voxels; velocities and speeds in voxels per unit time.
+// runs after every reinit.every-th step, and tile management (activity flags, creation,
+// removal, growth) ends it. All lengths are in voxels; velocities and speeds in voxels per unit time.
 #include <limits>
 
 #include "sim/levelset/reinitialise.h"
@@ -48,6 +48,9 @@ struct EvolutionParams {
 class LevelSetEvolution {
  public:
   explicit LevelSetEvolution(EvolutionParams params);
+  // New terms for the steps to come (a brush stroke starting): the step count that
+  // reinit.every follows carries on.
+  void set_params(EvolutionParams params);
 
   // Advances from time t by one CFL-limited step no longer than max_dt, then reinitialises
   // (when asked) and manages the tiles. Returns the step taken.
@@ -68,7 +71,7 @@ class LevelSetEvolution {
   EvolutionParams params_;
   TvdRungeKutta integrator_;
   Reinitialiser reinitialiser_;
-  uint64_t steps_ = 0;  // steps taken, for reinit.every
+  uint64_t steps_ = 0;  // steps taken (empty lists too, as the GPU-STL counts), for reinit.every
   std::vector<float> tile_speed_;  // per active tile, the CFL speed it met
   std::vector<float> tile_front_speed_;  // per active tile, the largest |F| on its front voxels
   std::vector<float> tile_front_curvature_;  // and the largest |α κ|∇φ||

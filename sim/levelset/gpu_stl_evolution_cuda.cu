@@ -135,10 +135,7 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
     float l = 0;
     if (kReinit) {
       // Every voxel, as the CPU's rate does (beyond the band the clamp returns it to ±γ).
-      const float phi0_here = phi0[size_t(i) * kTileVoxels + thread];
-      const float s = phi0_here / sqrtf(phi0_here * phi0_here + 1.0f);
-      const OneSidedGradient g = one_sided_gradient(kScheme, centre, kHaloStrideY, kHaloStrideZ);
-      l = s * (1.0f - godunov_norm(g, s));
+      l = reinit_rate(kScheme, centre, kHaloStrideY, kHaloStrideZ, phi0[size_t(i) * kTileVoxels + thread]);
     } else if (!flat_beyond_band(centre, kHaloStrideY, kHaloStrideZ, kReach, gamma)) {
       const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
       const glm::vec3 voxel = origin + glm::vec3(x, y, z);
@@ -184,6 +181,8 @@ __global__ void __launch_bounds__(kUnit) compute_rates(ListView view, uint32_t u
     rate[size_t(i) * kTileVoxels + thread] = l;  // thread is voxel_index(x, y, z)
   }
 
+  // The reinitialisation's pseudo-time step is fixed and it measures no front.
+  if constexpr (kReinit) return;
   // The front's largest |F| at the first stage, for the segmentation's RMS measure: warp
   // maxima straight into the counters.
   if (!later_stage) {
@@ -245,7 +244,8 @@ __global__ void choose_dt(GpuStlCounters* counters, const uint32_t* speed_bits, 
 // (grid-stride: the size is the device's), so a tile's 64 voxels are two warps of one block
 // and its flags combine through shared memory.
 // A reinitialisation stage (kReinit) runs only when `reinit_due` is set, with the pseudo-time
-// step `reinit_dt`, and leaves the step's front measure alone.
+// step `reinit_dt`, and leaves the step's front measure alone: that is the evolution's change
+// (a segmentation, the one reader, runs without reinitialisation).
 template <bool kFirst, bool kKeepBase, bool kLast, bool kReinit>
 __global__ void __launch_bounds__(kStageBlock) update_stage(ListView view, const float* rate, float* base, Stage s,
                                                              float snap, const uint32_t* reinit_due, float reinit_dt) {
@@ -320,6 +320,27 @@ void launch_stage(GpuStlStorage& s, Stage stage, float snap, float reinit_dt = 0
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 }
 
+// compute_rates for the scheme (its template argument); phi0 and reinit_due with kReinit only.
+template <bool kReinit>
+void launch_rates(GpuStlStorage& s, Scheme scheme, uint32_t units, const RateParams& p, bool later_stage, float c) {
+  const float* phi0 = kReinit ? s.phi0.get() : nullptr;
+  const uint32_t* due = kReinit ? s.reinit_due.get() : nullptr;
+  if (scheme == Scheme::kWeno5)
+    launch<compute_rates<Scheme::kWeno5, kReinit>>({units, kUnit}, s.view(), units, p, later_stage, c, s.rate.get(),
+                                                   s.speed_bits.get(), phi0, due);
+  else
+    launch<compute_rates<Scheme::kUpwind, kReinit>>({units, kUnit}, s.view(), units, p, later_stage, c, s.rate.get(),
+                                                    s.speed_bits.get(), phi0, due);
+  MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+}
+
+// A Runge–Kutta scheme's stages (TvdRungeKutta's table): TVD-RK3 with WENO5, else Euler.
+struct StagePlan {
+  const Stage* stages;
+  int count;
+};
+StagePlan stages_of(Scheme scheme) { return scheme == Scheme::kWeno5 ? StagePlan{kRk3, 3} : StagePlan{kEuler, 1}; }
+
 // Stage k of a step of `count`: the first keeps the base when more follow, the last snaps and
 // sets the flags (TvdRungeKutta::step).
 template <bool kReinit>
@@ -356,14 +377,13 @@ GpuLevelSetEvolution::GpuLevelSetEvolution(GpuEvolutionParams params) : params_(
     throw std::invalid_argument("GpuLevelSetEvolution: the Enright field needs a resolution > 0");
   if (params_.threshold.volume && (params_.brush.sigma > 0.0f || params_.normal_speed != 0.0f))
     throw std::invalid_argument("GpuLevelSetEvolution: a threshold field takes no constant speed or brush beside it");
+  require_valid(params_.reinit, "GpuLevelSetEvolution");
 }
 
 void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_time, float max_dt) {
   GpuStlStorage& s = list.storage();
-  const bool rk3 = params_.scheme == Scheme::kWeno5;
-  const Stage* stages = rk3 ? kRk3 : kEuler;
-  const int count = rk3 ? 3 : 1;
-  s.allocate_rates(rk3);
+  const auto [stages, count] = stages_of(params_.scheme);
+  s.allocate_rates(count > 1);
   const uint32_t units = std::min(std::max(s.allocated, 1u), kMaxComputeUnits);
   const float snap = s.gamma - kDefaultBandSnap;
   const RateParams p{0.0f, params_.normal_speed, params_.threshold, params_.brush, params_.extend_normal_speed,
@@ -372,13 +392,7 @@ void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_t
   launch<begin_step>({1, 1}, s.counters.get(), s.speed_bits.get(), t, device_time);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   for (int k = 0; k < count; ++k) {
-    if (rk3)
-      launch<compute_rates<Scheme::kWeno5>>({units, kUnit}, s.view(), units, p, k > 0, stages[k].c, s.rate.get(),
-                                            s.speed_bits.get(), nullptr, nullptr);
-    else
-      launch<compute_rates<Scheme::kUpwind>>({units, kUnit}, s.view(), units, p, k > 0, stages[k].c, s.rate.get(),
-                                             s.speed_bits.get(), nullptr, nullptr);
-    MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+    launch_rates<false>(s, params_.scheme, units, p, k > 0, stages[k].c);
     if (k == 0) {
       launch<choose_dt>({1, 1}, s.counters.get(), s.speed_bits.get(), params_.cfl, max_dt, device_time);
       MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
@@ -393,26 +407,17 @@ void GpuLevelSetEvolution::queue(GpuSortedTileList& list, float t, bool device_t
 // cfl / √3 (the CPU's dt for its constant speed √3), gated on the device by begin_reinit.
 void GpuLevelSetEvolution::queue_reinitialisation(GpuStlStorage& s, uint32_t units, float snap) {
   const ReinitParams& r = params_.reinit;
-  const bool rk3 = r.scheme == Scheme::kWeno5;
   s.allocate_rates(true, true);
-  launch<begin_reinit>({1, 1}, s.counters.get(), uint32_t(std::max(r.every, 1)), s.reinit_due.get());
+  launch<begin_reinit>({1, 1}, s.counters.get(), uint32_t(r.every), s.reinit_due.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   launch<copy_phi0>({stride_blocks(uint64_t(s.allocated) * kTileVoxels, kStageBlock), kStageBlock}, s.view(), s.phi0.get(),
                     s.reinit_due.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   const float dt = r.cfl / std::sqrt(3.0f);
-  const RateParams unused{};
-  const Stage* stages = rk3 ? kRk3 : kEuler;
-  const int count = rk3 ? 3 : 1;
+  const auto [stages, count] = stages_of(r.scheme);
   for (int iteration = 0; iteration < r.iterations; ++iteration)
     for (int k = 0; k < count; ++k) {
-      if (rk3)
-        launch<compute_rates<Scheme::kWeno5, true>>({units, kUnit}, s.view(), units, unused, false, 0.0f, s.rate.get(),
-                                                    s.speed_bits.get(), s.phi0.get(), s.reinit_due.get());
-      else
-        launch<compute_rates<Scheme::kUpwind, true>>({units, kUnit}, s.view(), units, unused, false, 0.0f, s.rate.get(),
-                                                     s.speed_bits.get(), s.phi0.get(), s.reinit_due.get());
-      MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
+      launch_rates<true>(s, r.scheme, units, RateParams{}, false, 0.0f);  // the rate reads no field
       launch_stage_k<true>(s, k, count, stages[k], snap, dt);
     }
 }

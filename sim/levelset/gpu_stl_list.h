@@ -1,8 +1,9 @@
 #pragma once
 // The sorted tile list on a CUDA device (GPU-STL, Jalba et al. 2013 §3.3): the same arrays as
-// SortedTileList — the active list of (key, id) in key order, the 4^3 float tile pool, the
-// activity and border flags, the LIFO free stack — in device memory, with tile management in
-// the paper's passes (count, prefix sum, status, get_index, update; gpu_stl_manage_cuda.cu).
+// SortedTileList — the active list of (key, id) in key order, the 4^3 tile pool (float32 or
+// fixed16, as the list it was uploaded from), the activity and border flags, the LIFO free
+// stack — in device memory, with tile management in the paper's passes (count, prefix sum,
+// status, get_index, update; gpu_stl_manage_cuda.cu).
 //
 // Ids are allocated exactly as the CPU does (the k-th tile created in key order pops the k-th
 // id off the free stack; growth appends ids in the CPU's order; freed ids are pushed in key

@@ -56,7 +56,8 @@ InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
     const float n = float(params.enright);
     const glm::vec3 centre = glm::vec3(0.35f * n - 0.5f);
     const float radius = 0.15f * n;
-    const EnrightSetup setup;  // the benchmark's band, reinitialisation and CFL (enright.h)
+    EnrightSetup setup;  // the benchmark's band, reinitialisation and CFL (enright.h)
+    setup.scheme = out.evolution.scheme;
     out.list = std::make_unique<SortedTileList>(setup.gamma, 64, params.precision);
     build_from_sdf(*out.list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, glm::ivec3(0),
                    glm::ivec3(params.enright));
@@ -67,7 +68,7 @@ InitialLevelSet make_initial_level_set(const LevelSetStageParams& params) {
     out.evolution.velocity = enright_velocity(params.enright);
     out.evolution.rescaling_speed = false;  // as the Enright test does (enright.h)
     out.evolution.cfl = setup.cfl;
-    out.evolution.reinit = {setup.reinit_iterations, out.evolution.scheme, 0.5f, setup.reinit_every};
+    out.evolution.reinit = setup.reinit();
   } else if (!params.points.empty()) {
     const TriangleMesh cloud = read_mesh(params.points);
     std::vector<glm::vec3> points(cloud.vertices.size());

@@ -44,7 +44,7 @@ class CpuLevelSetStage final : public LevelSetStageBase {
       p.normal_speed = [speed = params_.speed, b = *brush](glm::vec3 voxel) { return speed + brush_speed_at(b, voxel); };
       p.extend_normal_speed = true;
     }
-    evolution_ = LevelSetEvolution(p);
+    evolution_.set_params(std::move(p));
   }
 
   void rebuild(double dt) {

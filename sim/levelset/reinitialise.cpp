@@ -2,10 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "sim/levelset/halo_block.h"
 
 namespace meniscus::sim::levelset {
+
+void require_valid(const ReinitParams& params, const char* who) {
+  if (params.iterations <= 0) return;
+  if (!(params.cfl > 0.0f && params.cfl <= 1.0f))
+    throw std::invalid_argument(std::string(who) + ": reinit.cfl must be in (0, 1]");
+  if (params.every < 1) throw std::invalid_argument(std::string(who) + ": reinit.every must be >= 1");
+}
 
 void Reinitialiser::run(SortedTileList& list, const ReinitParams& params) {
   if (params.iterations <= 0 || list.size() == 0) return;
@@ -22,9 +31,7 @@ void Reinitialiser::run(SortedTileList& list, const ReinitParams& params) {
         for (int y = 0; y < kTileSide; ++y)
           for (int x = 0; x < kTileSide; ++x) {
             const int v = SortedTileList::voxel_index(x, y, z);
-            const float s = phi0[v] / std::sqrt(phi0[v] * phi0[v] + 1.0f);
-            const OneSidedGradient g = one_sided_gradient(scheme, block + halo_index(x, y, z), kHaloStrideY, kHaloStrideZ);
-            r[v] = s * (1.0f - godunov_norm(g, s));
+            r[v] = reinit_rate(scheme, block + halo_index(x, y, z), kHaloStrideY, kHaloStrideZ, phi0[v]);
           }
     }, stencil_reach(scheme));
     // |∂H/∂∇φ| summed over the axes is at most |S| √3 ≤ √3.

@@ -17,10 +17,15 @@ struct ReinitParams {
   int iterations = 0;  // 0: no reinitialisation
   Scheme scheme = Scheme::kWeno5;
   float cfl = 0.5f;  // pseudo-time step is cfl / √3 voxels
-  // In an evolution: after every k-th step (the paper reinitialises every few), counted by the
-  // CPU's LevelSetEvolution from its first step and by the GPU-STL from the list's upload.
+  // In an evolution: after every k-th step (the paper reinitialises every few). Steps count
+  // from the evolution's first (CPU) or the list's upload (GPU-STL): the same step when the
+  // evolution starts with the list, as the stages, the command and the benchmark do.
   int every = 1;
 };
+
+// Throws std::invalid_argument naming `who` when iterations are asked for with a cfl outside
+// (0, 1] or `every` below 1.
+void require_valid(const ReinitParams& params, const char* who);
 
 class Reinitialiser {
  public:

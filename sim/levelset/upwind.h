@@ -49,6 +49,13 @@ MENISCUS_HD inline float godunov_norm(const OneSidedGradient& g, float s) {
   return std::sqrt(sum);
 }
 
+// The reinitialisation PDE's rate at p[0] (reinitialise.h): S(φ0)(1 − |∇φ|) with the smoothed
+// sign S(φ0) = φ0 / sqrt(φ0² + 1) and Godunov's |∇φ| for it; one text for both backends.
+MENISCUS_HD inline float reinit_rate(Scheme scheme, const float* p, int sy, int sz, float phi0) {
+  const float s = phi0 / std::sqrt(phi0 * phi0 + 1.0f);
+  return s * (1.0f - godunov_norm(one_sided_gradient(scheme, p, sy, sz), s));
+}
+
 // Godunov's |∇φ| and the CFL speed of the normal-speed term F|∇φ| as Osher & Fedkiw's effective
 // velocity F∇φ/|∇φ| (§6.1, §6.4): |F| (|φx| + |φy| + |φz|) / |∇φ| with the same one-sided
 // derivatives, at most √3|F| (a front diagonal to the axes) and 0 where nothing upwind differs,

@@ -43,7 +43,7 @@ AxisSines axis_sines(int n) {
 VelocityField enright_velocity(int resolution, float period) {
   // One formula for both backends (gpu_stl_fields.h). The field is a product of per-axis sines,
   // and band voxels sit at integer coordinates: those come from tables of exactly the values
-  // the formula computes, and the time's cosine from the stage's first voxel.
+  // the formula computes, and the time's cosine from this thread's last voxel at the same time.
   const double n = resolution;
   auto sines = std::make_shared<const AxisSines>(axis_sines(resolution));
   return [n, period, sines](glm::vec3 voxel, float t) {

@@ -130,8 +130,8 @@ struct McfLine {
   uint64_t tiles = 0, voxels = 0, bytes = 0;
   double radius_error = 0;
   double reference_ms = 0;  // OpenVDB's, for the speed-up
-  // fixed16 against the float32 run: memory ratio, and the radius error ratio (spheres) or the
-  // largest |Δφ| near the front and the relative volume change (Lucy).
+  // fixed16 against the float32 run: memory ratio, the radius error ratio (spheres), the
+  // largest |Δφ| near the front and the relative volume change.
   double memory_ratio = 0, error_ratio = 0, phi_difference = -1, volume_change = 0;
 };
 
@@ -277,10 +277,32 @@ McfRun run_mcf(sim::levelset::SortedTileList list, const Options& o) {
   return {std::move(list), line};
 }
 
-// A fixed16 run's line against the float32 run of the same case (when --precision ran that first).
-void compare_with_float32(McfLine& line, const McfRun& float32) {
+// A fixed16 run against the float32 run of the same case: memory, radius error (spheres), the
+// largest |Δφ| near the front and the relative volume change.
+void compare_with_float32(McfRun& run, const McfRun& float32) {
+  McfLine& line = run.line;
   line.memory_ratio = double(line.bytes) / double(float32.line.bytes);
   if (float32.line.radius_error > 0) line.error_ratio = line.radius_error / float32.line.radius_error;
+  line.phi_difference = max_phi_difference(float32.list, run.list);
+  line.volume_change =
+      sim::levelset::inside_moments(run.list).volume / sim::levelset::inside_moments(float32.list).volume - 1.0;
+}
+
+// o.steps of mean-curvature flow once per --precision on the list `build` fills; `describe`
+// adds the case's fields to a run's line, and a fixed16 run is compared with the float32 one
+// when that ran first.
+template <class Build, class Describe>
+void run_precisions(const Options& o, Build&& build, Describe&& describe) {
+  std::optional<McfRun> float32;
+  for (const sim::levelset::TilePrecision precision : o.precisions) {
+    sim::levelset::SortedTileList list(1.5f, 64, precision);
+    build(list);
+    McfRun run = run_mcf(std::move(list), o);
+    describe(run);
+    if (float32 && precision != sim::levelset::TilePrecision::kFloat32) compare_with_float32(run, *float32);
+    emit(run.line, o);
+    if (precision == sim::levelset::TilePrecision::kFloat32) float32 = std::move(run);
+  }
 }
 
 // α = 1 mean-curvature flow on Lucy: both sides scan-convert the same triangles at the same voxel
@@ -296,22 +318,12 @@ void run_lucy_case(const Options& o) {
                  .tiles = vdb->leaf_nodes, .voxels = vdb->active_voxels, .bytes = vdb->memory_bytes};
     emit(line, o);
   }
-  std::optional<McfRun> float32;
-  for (const sim::levelset::TilePrecision precision : o.precisions) {
-    sim::levelset::SortedTileList list(1.5f, 64, precision);
-    sim::levelset::build_from_mesh(list, mesh, frame, o.lucy);
-    McfRun run = run_mcf(std::move(list), o);
-    run.line.resolution = o.lucy_resolution;
-    run.line.reference_ms = vdb_ms;
-    if (float32 && precision != sim::levelset::TilePrecision::kFloat32) {
-      compare_with_float32(run.line, *float32);
-      run.line.phi_difference = max_phi_difference(float32->list, run.list);
-      run.line.volume_change =
-          sim::levelset::inside_moments(run.list).volume / sim::levelset::inside_moments(float32->list).volume - 1.0;
-    }
-    emit(run.line, o);
-    if (precision == sim::levelset::TilePrecision::kFloat32) float32 = std::move(run);
-  }
+  run_precisions(
+      o, [&](sim::levelset::SortedTileList& list) { sim::levelset::build_from_mesh(list, mesh, frame, o.lucy); },
+      [&](McfRun& run) {
+        run.line.resolution = o.lucy_resolution;
+        run.line.reference_ms = vdb_ms;
+      });
 }
 
 void run_sphere_case(float radius, const Options& o) {
@@ -325,21 +337,19 @@ void run_sphere_case(float radius, const Options& o) {
                  .voxels = vdb->active_voxels, .bytes = vdb->memory_bytes, .radius_error = vdb->radius_error};
     emit(line, o);
   }
-  std::optional<McfRun> float32;
-  for (const sim::levelset::TilePrecision precision : o.precisions) {
-    sim::levelset::SortedTileList list(1.5f, 64, precision);
-    build_from_sdf(list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, {0, 0, 0},
-                   glm::ivec3(int(extent)));
-    McfRun run = run_mcf(std::move(list), o);
-    const double dt = sim::levelset::CurvatureFlow(1.0f).max_time_step();
-    const double expected = std::sqrt(double(radius) * radius - 4.0 * o.steps * dt);
-    run.line.radius = radius;
-    run.line.reference_ms = vdb_ms;
-    run.line.radius_error = std::abs(mean_crossing_distance(run.list, centre) - expected);
-    if (float32 && precision != sim::levelset::TilePrecision::kFloat32) compare_with_float32(run.line, *float32);
-    emit(run.line, o);
-    if (precision == sim::levelset::TilePrecision::kFloat32) float32 = std::move(run);
-  }
+  const double dt = sim::levelset::CurvatureFlow(1.0f).max_time_step();
+  const double expected = std::sqrt(double(radius) * radius - 4.0 * o.steps * dt);
+  run_precisions(
+      o,
+      [&](sim::levelset::SortedTileList& list) {
+        build_from_sdf(list, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, {0, 0, 0},
+                       glm::ivec3(int(extent)));
+      },
+      [&](McfRun& run) {
+        run.line.radius = radius;
+        run.line.reference_ms = vdb_ms;
+        run.line.radius_error = std::abs(mean_crossing_distance(run.list, centre) - expected);
+      });
 }
 
 }  // namespace

@@ -100,4 +100,17 @@ TEST_CASE("reinitialising every k-th step leaves the steps between untouched", "
   CHECK(mean_gradient_defect(b, 0.5f) < mean_gradient_defect(a, 0.5f));
 }
 
+TEST_CASE("reinitialisation settings out of range are refused, not clamped", "[levelset][reinit][errors]") {
+  EvolutionParams params;
+  params.reinit = {1, Scheme::kWeno5, 0.0f, 4};
+  CHECK_THROWS_WITH(LevelSetEvolution(params), Catch::Contains("reinit.cfl"));
+  params.reinit = {1, Scheme::kWeno5, 0.5f, 0};
+  CHECK_THROWS_WITH(LevelSetEvolution(params), Catch::Contains("reinit.every"));
+  params.reinit = {1, Scheme::kWeno5, NAN, 4};
+  LevelSetEvolution valid(EvolutionParams{});
+  CHECK_THROWS_WITH(valid.set_params(params), Catch::Contains("reinit.cfl"));
+  params.reinit.iterations = 0;  // no PDE: its settings are not read
+  CHECK_NOTHROW(valid.set_params(params));
+}
+
 }  // namespace meniscus::sim::levelset

@@ -16,16 +16,6 @@ bool faces(const TileCoord& d, int x, int y, int z) {
 
 }  // namespace
 
-const char* precision_name(TilePrecision precision) {
-  return precision == TilePrecision::kFixed16 ? "fixed16" : "float32";
-}
-
-std::optional<TilePrecision> parse_precision(const std::string& name) {
-  if (name == "float32") return TilePrecision::kFloat32;
-  if (name == "fixed16") return TilePrecision::kFixed16;
-  return std::nullopt;
-}
-
 SortedTileList::SortedTileList(float gamma, uint32_t initial_capacity, TilePrecision precision)
     : gamma_(gamma), precision_(precision) {
   grow(std::max<uint32_t>(initial_capacity, 1));

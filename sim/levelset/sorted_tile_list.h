@@ -43,9 +43,16 @@ static_assert(sizeof(TileStatus) == 16);
 
 enum class TilePrecision : uint8_t { kFloat32, kFixed16 };
 
-// "float32" / "fixed16", as scene files and flags spell them.
-const char* precision_name(TilePrecision precision);
-std::optional<TilePrecision> parse_precision(const std::string& name);
+// "float32" / "fixed16", as scene files and flags spell them (inline: the scene reader's fuzz
+// target parses them without the level-set library).
+inline const char* precision_name(TilePrecision precision) {
+  return precision == TilePrecision::kFixed16 ? "fixed16" : "float32";
+}
+inline std::optional<TilePrecision> parse_precision(const std::string& name) {
+  if (name == "float32") return TilePrecision::kFloat32;
+  if (name == "fixed16") return TilePrecision::kFixed16;
+  return std::nullopt;
+}
 
 // The pool as a hot loop reads it (SortedTileList::visit_values): value at slot × kTileVoxels +
 // voxel, from a pointer held in a local, with no per-voxel branch on the storage.

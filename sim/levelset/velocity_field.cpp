@@ -10,6 +10,8 @@ namespace meniscus::sim::levelset {
 
 namespace {
 
+constexpr double kPi = 3.14159265358979323846;  // as enright_velocity_at spells it
+
 // sin(πx) and sin(2πx) at the cell centres x = (i + ½) / n, as enright_velocity_at computes them.
 struct AxisSines {
   std::vector<double> s, s2;
@@ -23,12 +25,11 @@ double time_scale(double n, float period, float t) {
     double scale = 0;
   } last;
   if (last.n != n || last.period != period || last.t != t)
-    last = {n, period, t, cos(3.14159265358979323846 * t / period) * n};
+    last = {n, period, t, cos(kPi * t / period) * n};
   return last.scale;
 }
 
 AxisSines axis_sines(int n) {
-  constexpr double kPi = 3.14159265358979323846;
   AxisSines a{std::vector<double>(n), std::vector<double>(n)};
   for (int i = 0; i < n; ++i) {
     const double x = (double(float(i)) + 0.5) / n;

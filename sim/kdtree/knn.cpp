@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <string>
 
 #include "engine/core/error.h"
@@ -43,8 +44,10 @@ void validate(const KnnParams& params) {
 }
 
 // Runs `count` queries; `query(i, xyz)` gives query i's position and `row(i)` its output row.
+// `coherent`: queries i and i + 1 are already near each other (the tree's own points in leaf
+// order), so they are not sorted first.
 template <class Query, class Row>
-KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params, Query query, Row row) {
+KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params, bool coherent, Query query, Row row) {
   validate(params);
   KnnResult result;
   if (tree.size() == 0 || count == 0) return result;
@@ -61,15 +64,19 @@ KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params,
   // Morton order: code in the high bits, query number in the low ones (unique keys, so the
   // unstable parallel sort gives one order).
   start = Clock::now();
-  const KdNode& root = tree.nodes[0];
-  const Aabb box{{root.lo[0], root.lo[1], root.lo[2]}, {root.hi[0], root.hi[1], root.hi[2]}};
   std::vector<uint64_t> order(count);
-  tbb::parallel_for(size_t(0), count, [&](size_t i) {
-    float p[3];
-    query(i, p);
-    order[i] = (uint64_t(morton_code(box, p[0], p[1], p[2])) << 32) | uint64_t(i);
-  });
-  tbb::parallel_sort(order.begin(), order.end());
+  if (coherent) {
+    std::iota(order.begin(), order.end(), uint64_t(0));
+  } else {
+    const KdNode& root = tree.nodes[0];
+    const Aabb box{{root.lo[0], root.lo[1], root.lo[2]}, {root.hi[0], root.hi[1], root.hi[2]}};
+    tbb::parallel_for(size_t(0), count, [&](size_t i) {
+      float p[3];
+      query(i, p);
+      order[i] = (uint64_t(morton_code(box, p[0], p[1], p[2])) << 32) | uint64_t(i);
+    });
+    tbb::parallel_sort(order.begin(), order.end());
+  }
   result.stats.order_ms = ms_since(start);
 
   start = Clock::now();
@@ -129,7 +136,7 @@ KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params,
 KnnResult knn_all(const KdTree& tree, const KnnParams& params) {
   // Query slot s of the tree's point order; its row is the point's input index.
   return run_queries(
-      tree, tree.size(), params,
+      tree, tree.size(), params, true,
       [&](size_t s, float* p) {
         p[0] = tree.x[s];
         p[1] = tree.y[s];
@@ -141,7 +148,7 @@ KnnResult knn_all(const KdTree& tree, const KnnParams& params) {
 KnnResult knn(const KdTree& tree, std::span<const glm::vec3> queries, const KnnParams& params) {
   validate_points(queries, "query");
   return run_queries(
-      tree, queries.size(), params,
+      tree, queries.size(), params, false,
       [&](size_t i, float* p) {
         p[0] = queries[i].x;
         p[1] = queries[i].y;

@@ -14,6 +14,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "engine/core/uninitialized_vector.h"
 #include "sim/kdtree/kdtree.h"
 
 namespace meniscus::sim::kdtree {
@@ -40,8 +41,10 @@ struct KnnStats {
 
 struct KnnResult {
   uint32_t k = 0;                 // neighbours per query: min(requested k, points in the tree)
-  std::vector<uint32_t> indices;  // query q's j-th nearest point: indices[q * k + j], nearest first
-  std::vector<float> distances;   // and its distance
+  // Query q's j-th nearest point: indices[q * k + j], nearest first; and its distance. Left
+  // uninitialised before the search writes every row.
+  UninitializedVector<uint32_t> indices;
+  UninitializedVector<float> distances;
   KnnStats stats;
 
   size_t queries() const { return k == 0 ? 0 : indices.size() / k; }

@@ -1,6 +1,12 @@
 // The packet walk: one near-first traversal for up to kPacketSize queries. A node is entered
 // when its box is within some query's radius, and a leaf's points are tested for the queries
 // whose radius reaches its box. "Near" is the side of the packet's centre.
+//
+// The walk is written once over a set of kernels (box test of all lanes, a leaf batch's
+// distances, which of them may enter a list, the insertion): SSE2, the x86-64 baseline, and
+// AVX-512 where the CPU has it, chosen once per process. Both compute every distance with the
+// same separate multiplies and adds as distance2 (this file is built without contraction into
+// fused multiply-adds), so they find the same neighbours.
 #include "sim/kdtree/knn_packet.h"
 
 #include <algorithm>
@@ -14,62 +20,114 @@ namespace meniscus::sim::kdtree {
 namespace {
 
 constexpr uint32_t kLeafBatch = 32;
-static_assert(kLeafBatch == 32, "points_within packs a batch into 32 bits");
+static_assert(kLeafBatch == 32, "a batch's candidates are one 32-bit mask");
 
-// box_distance2 of kdtree_rules.h written as max(lo - x, x - hi, 0) per axis: the very same
-// rounded numbers (lo <= hi in every node, and a nonzero difference of floats keeps its sign),
-// for all lanes at once. Returns the lanes whose `prune` the box distance does not exceed.
+// The x86-64 baseline, or plain C++ elsewhere.
+struct BaselineKernels {
+  // box_distance2 of kdtree_rules.h written as max(lo - x, x - hi, 0) per axis: the very same
+  // rounded numbers (lo <= hi in every node, and a nonzero difference of floats keeps its
+  // sign), for all lanes at once. Returns the lanes whose `prune` the box distance does not exceed.
 #if defined(__SSE2__)
-inline __m128 axis_gap(__m128 lo, __m128 hi, __m128 x) {
-  return _mm_max_ps(_mm_max_ps(_mm_sub_ps(lo, x), _mm_sub_ps(x, hi)), _mm_setzero_ps());
-}
-
-inline uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const float* prune) {
-  const __m128 lo0 = _mm_set1_ps(node.lo[0]), lo1 = _mm_set1_ps(node.lo[1]), lo2 = _mm_set1_ps(node.lo[2]);
-  const __m128 hi0 = _mm_set1_ps(node.hi[0]), hi1 = _mm_set1_ps(node.hi[1]), hi2 = _mm_set1_ps(node.hi[2]);
-  uint32_t reach = 0;
-  for (uint32_t l = 0; l < kPacketSize; l += 4) {
-    const __m128 dx = axis_gap(lo0, hi0, _mm_load_ps(q.x + l));
-    const __m128 dy = axis_gap(lo1, hi1, _mm_load_ps(q.y + l));
-    const __m128 dz = axis_gap(lo2, hi2, _mm_load_ps(q.z + l));
-    // ((dx dx + dy dy) + dz dz), the order box_distance2 adds in.
-    const __m128 d2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
-    reach |= uint32_t(_mm_movemask_ps(_mm_cmple_ps(d2, _mm_load_ps(prune + l)))) << l;
+  static __m128 axis_gap(__m128 lo, __m128 hi, __m128 x) {
+    return _mm_max_ps(_mm_max_ps(_mm_sub_ps(lo, x), _mm_sub_ps(x, hi)), _mm_setzero_ps());
   }
-  return reach;
-}
+  static uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const float* prune) {
+    const __m128 lo0 = _mm_set1_ps(node.lo[0]), lo1 = _mm_set1_ps(node.lo[1]), lo2 = _mm_set1_ps(node.lo[2]);
+    const __m128 hi0 = _mm_set1_ps(node.hi[0]), hi1 = _mm_set1_ps(node.hi[1]), hi2 = _mm_set1_ps(node.hi[2]);
+    uint32_t reach = 0;
+    for (uint32_t l = 0; l < kPacketSize; l += 4) {
+      const __m128 dx = axis_gap(lo0, hi0, _mm_load_ps(q.x + l));
+      const __m128 dy = axis_gap(lo1, hi1, _mm_load_ps(q.y + l));
+      const __m128 dz = axis_gap(lo2, hi2, _mm_load_ps(q.z + l));
+      // ((dx dx + dy dy) + dz dz), the order box_distance2 adds in.
+      const __m128 d2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
+      reach |= uint32_t(_mm_movemask_ps(_mm_cmple_ps(d2, _mm_load_ps(prune + l)))) << l;
+    }
+    return reach;
+  }
+
+  // distance2 for the n points of a batch: writes d2[0, n) and returns those with d2 <= limit
+  // as a mask, so that the caller branches once per point that may enter its list rather than
+  // once per point tested (most are beyond the limit, and that branch mispredicts).
+  static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x, float y,
+                               float z, float limit, float* d2) {
+    const __m128 qx = _mm_set1_ps(x), qy = _mm_set1_ps(y), qz = _mm_set1_ps(z), lim = _mm_set1_ps(limit);
+    uint32_t mask = 0, j = 0;
+    for (; j + 4 <= n; j += 4) {
+      const __m128 dx = _mm_sub_ps(_mm_loadu_ps(px + j), qx);
+      const __m128 dy = _mm_sub_ps(_mm_loadu_ps(py + j), qy);
+      const __m128 dz = _mm_sub_ps(_mm_loadu_ps(pz + j), qz);
+      const __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
+      _mm_store_ps(d2 + j, d);
+      mask |= uint32_t(_mm_movemask_ps(_mm_cmple_ps(d, lim))) << j;
+    }
+    for (; j < n; ++j) {
+      d2[j] = distance2(px[j], py[j], pz[j], x, y, z);
+      mask |= uint32_t(d2[j] <= limit) << j;
+    }
+    return mask;
+  }
 #else
-inline uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const float* prune) {
-  uint32_t reach = 0;
-  for (uint32_t l = 0; l < kPacketSize; ++l)
-    reach |= uint32_t(box_distance2(node.lo, node.hi, q.x[l], q.y[l], q.z[l]) <= prune[l]) << l;
-  return reach;
-}
+  static uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const float* prune) {
+    uint32_t reach = 0;
+    for (uint32_t l = 0; l < kPacketSize; ++l)
+      reach |= uint32_t(box_distance2(node.lo, node.hi, q.x[l], q.y[l], q.z[l]) <= prune[l]) << l;
+    return reach;
+  }
+  static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x, float y,
+                               float z, float limit, float* d2) {
+    uint32_t mask = 0;
+    for (uint32_t j = 0; j < n; ++j) {
+      d2[j] = distance2(px[j], py[j], pz[j], x, y, z);
+      mask |= uint32_t(d2[j] <= limit) << j;
+    }
+    return mask;
+  }
+#endif
+  static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
+    return offer_neighbour_simd(row_d2, row_ids, k, d2, id);
+  }
+};
+
+#if defined(MENISCUS_KDTREE_AVX512)
+// Sixteen floats a register: a whole batch in two, a list of k <= 16 in one.
+struct Avx512Kernels {
+  KD_AVX512 static uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const float* prune) {
+    static_assert(kPacketSize == 8, "one 256-bit register of lanes");
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 dx = _mm256_max_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_set1_ps(node.lo[0]), _mm256_load_ps(q.x)),
+                                                  _mm256_sub_ps(_mm256_load_ps(q.x), _mm256_set1_ps(node.hi[0]))), zero);
+    const __m256 dy = _mm256_max_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_set1_ps(node.lo[1]), _mm256_load_ps(q.y)),
+                                                  _mm256_sub_ps(_mm256_load_ps(q.y), _mm256_set1_ps(node.hi[1]))), zero);
+    const __m256 dz = _mm256_max_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_set1_ps(node.lo[2]), _mm256_load_ps(q.z)),
+                                                  _mm256_sub_ps(_mm256_load_ps(q.z), _mm256_set1_ps(node.hi[2]))), zero);
+    const __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+    return uint32_t(_mm256_movemask_ps(_mm256_cmp_ps(d2, _mm256_load_ps(prune), _CMP_LE_OQ)));
+  }
+  KD_AVX512 static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x,
+                                         float y, float z, float limit, float* d2) {
+    const __m512 qx = _mm512_set1_ps(x), qy = _mm512_set1_ps(y), qz = _mm512_set1_ps(z), lim = _mm512_set1_ps(limit);
+    uint32_t mask = 0;
+    for (uint32_t j = 0; j < n; j += 16) {
+      // Past n the loads read nothing (masked) and the lanes do not count.
+      const __mmask16 valid = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1u);
+      const __m512 dx = _mm512_sub_ps(_mm512_maskz_loadu_ps(valid, px + j), qx);
+      const __m512 dy = _mm512_sub_ps(_mm512_maskz_loadu_ps(valid, py + j), qy);
+      const __m512 dz = _mm512_sub_ps(_mm512_maskz_loadu_ps(valid, pz + j), qz);
+      const __m512 d = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
+      _mm512_store_ps(d2 + j, d);
+      mask |= uint32_t(_mm512_mask_cmp_ps_mask(valid, d, lim, _CMP_LE_OQ)) << j;
+    }
+    return mask;
+  }
+  KD_AVX512 static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
+    return offer_neighbour_avx512(row_d2, row_ids, k, d2, id);
+  }
+};
 #endif
 
-// The batch's points with d2 <= limit as a bit mask: only those are offered to the list, so
-// the loop branches once per point that may enter instead of once per point tested (most are
-// beyond the limit, and that branch mispredicts). Lanes past n hold an earlier batch's
-// distances (or the zeros the buffer starts with) and are masked off.
-#if defined(__SSE2__)
-inline uint32_t points_within(const float* d2, uint32_t n, float limit) {
-  const __m128 lim = _mm_set1_ps(limit);
-  uint32_t mask = 0;
-  for (uint32_t j = 0; j < n; j += 4) mask |= uint32_t(_mm_movemask_ps(_mm_cmple_ps(_mm_load_ps(d2 + j), lim))) << j;
-  return n == 32 ? mask : mask & ((1u << n) - 1u);
-}
-#else
-inline uint32_t points_within(const float* d2, uint32_t n, float limit) {
-  uint32_t mask = 0;
-  for (uint32_t j = 0; j < n; ++j) mask |= uint32_t(d2[j] <= limit) << j;
-  return mask;
-}
-#endif
-
-}  // namespace
-
-void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& scratch,
-                       PacketScratch& lists, uint32_t* const* indices, float* const* distances) {
+template <class Kernels>
+void walk(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& scratch, PacketScratch& lists) {
   const KdNode* nodes = tree.nodes.data();
   const float *px = tree.x.data(), *py = tree.y.data(), *pz = tree.z.data();
   const uint32_t* ids = tree.ids.data();
@@ -81,6 +139,7 @@ void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, Sea
   float cx = 0.0f, cy = 0.0f, cz = 0.0f;
   for (uint32_t l = 0; l < kPacketSize; ++l) {
     lists.found[l] = 0;
+    lists.best.clear(l);
     limit[l] = prune[l] = l < q.count ? widened(std::max(q.r0[l], 0.0f)) : -1.0f;
     if (l < q.count) {
       cx += q.x[l];
@@ -91,13 +150,13 @@ void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, Sea
   const float centre[3] = {cx / float(q.count), cy / float(q.count), cz / float(q.count)};
 
   uint64_t tested = 0, visited = 0;
-  alignas(64) float d2[kLeafBatch] = {};
+  alignas(64) float d2[kLeafBatch];
   int top = 0;
   uint32_t i = 0;
   for (;;) {
     const KdNode& node = nodes[i];
     ++visited;
-    const uint32_t reach = lanes_reaching(node, q, prune);
+    const uint32_t reach = Kernels::lanes_reaching(node, q, prune);
     if (reach) {
       if (node.axis != kLeafAxis) {
         const bool left_near = centre[node.axis] < node.split;
@@ -108,20 +167,24 @@ void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, Sea
       const uint32_t end = node.index + node.count;
       for (uint32_t lanes = reach; lanes; lanes &= lanes - 1) {
         const uint32_t l = uint32_t(lowest_bit32(lanes));
-        const float x = q.x[l], y = q.y[l], z = q.z[l];
-        uint64_t* best = &lists.best[size_t(l) * k];
-        uint32_t& found = lists.found[l];
+        float* row_d2 = lists.best.row_d2(l);
+        uint32_t* row_ids = lists.best.row_ids(l);
+        uint32_t found = lists.found[l];
         float lim = limit[l];
         tested += node.count;
         for (uint32_t b = node.index; b < end; b += kLeafBatch) {
           const uint32_t n = std::min(kLeafBatch, end - b);
-          for (uint32_t j = 0; j < n; ++j) d2[j] = distance2(px[b + j], py[b + j], pz[b + j], x, y, z);
-          for (uint32_t within = points_within(d2, n, lim); within; within &= within - 1) {
+          // The limit shrinks as the list fills, after the mask was taken: a point beyond it
+          // by then leaves the list as it is.
+          for (uint32_t within = Kernels::batch_within(px + b, py + b, pz + b, n, q.x[l], q.y[l], q.z[l], lim, d2);
+               within; within &= within - 1) {
             const uint32_t j = uint32_t(lowest_bit32(within));
-            // Checked again: the limit shrinks as the list fills, after the mask was taken.
-            if (d2[j] <= lim) lim = offer_neighbour(best, found, k, neighbour_key(d2[j], ids[b + j]), lim);
+            const float kth = Kernels::offer(row_d2, row_ids, k, d2[j], ids[b + j]);
+            found += found < k;
+            lim = found == k ? kth : lim;
           }
         }
+        lists.found[l] = found;
         limit[l] = lim;
         if (found == k) prune[l] = prune_bound(lim);
       }
@@ -131,6 +194,36 @@ void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, Sea
   }
   scratch.points_tested += tested;
   scratch.nodes_visited += visited;
+}
+
+void walk_baseline(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& scratch,
+                   PacketScratch& lists) {
+  walk<BaselineKernels>(tree, q, k, scratch, lists);
+}
+
+#if defined(MENISCUS_KDTREE_AVX512)
+// Everything the walk calls is inlined here, where AVX-512 is enabled.
+KD_AVX512 __attribute__((flatten)) void walk_avx512(const KdTree& tree, const QueryPacket& q, uint32_t k,
+                                                    SearchScratch& scratch, PacketScratch& lists) {
+  walk<Avx512Kernels>(tree, q, k, scratch, lists);
+}
+#endif
+
+using Walk = void (*)(const KdTree&, const QueryPacket&, uint32_t, SearchScratch&, PacketScratch&);
+
+Walk chosen_walk() {
+#if defined(MENISCUS_KDTREE_AVX512)
+  if (__builtin_cpu_supports("avx512f")) return walk_avx512;
+#endif
+  return walk_baseline;
+}
+
+}  // namespace
+
+void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& scratch,
+                       PacketScratch& lists, uint32_t* const* indices, float* const* distances) {
+  static const Walk walk_packet = chosen_walk();
+  walk_packet(tree, q, k, scratch, lists);
 
   for (uint32_t l = 0; l < q.count; ++l) {
     if (lists.found[l] < k) {
@@ -138,10 +231,9 @@ void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, Sea
       search_knn(tree, q.x[l], q.y[l], q.z[l], q.r0[l], k, scratch, indices[l], distances[l]);
       continue;
     }
-    const uint64_t* best = &lists.best[size_t(l) * k];
     for (uint32_t j = 0; j < k; ++j) {
-      indices[l][j] = key_index(best[j]);
-      distances[l][j] = std::sqrt(key_distance2(best[j]));
+      indices[l][j] = lists.best.index(l, j);
+      distances[l][j] = std::sqrt(lists.best.distance2(l, j));
     }
   }
 }

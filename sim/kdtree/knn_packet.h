@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "sim/kdtree/knn_search.h"
+#include "sim/kdtree/neighbour_list.h"
 
 namespace meniscus::sim::kdtree {
 
@@ -21,11 +22,11 @@ struct QueryPacket {
   float r0[kPacketSize];  // initial radii (any value; see search_knn)
 };
 
-// Per-thread lists of the packet's queries: lane j's k nearest (neighbour_key) at [j * k, ...).
+// Per-thread lists of the packet's queries: lane j's k nearest so far, and how many.
 struct PacketScratch {
-  std::vector<uint64_t> best;
+  NeighbourLists best;
   uint32_t found[kPacketSize] = {};
-  explicit PacketScratch(uint32_t k) : best(size_t(kPacketSize) * k) {}
+  explicit PacketScratch(uint32_t k) : best(kPacketSize, k) {}
 };
 
 // Finds the k nearest points of each query in the packet and writes query j's input indices

@@ -113,7 +113,7 @@ KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params,
         prefetch_row(rows_indices[l], k);
         prefetch_row(rows_distances[l], k);
       }
-      search_knn_packet(tree, packet, k, s, thread.lists, rows_indices, rows_distances);
+      search_knn_packet(tree, packet, k, params.kernels, s, thread.lists, rows_indices, rows_distances);
     }
     chunk_tested[c] = s.points_tested;
     chunk_visited[c] = s.nodes_visited;
@@ -128,6 +128,7 @@ KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params,
   result.stats.mean_points_tested = double(tested) / double(count);
   result.stats.mean_nodes_visited = double(visited) / double(count);
   result.stats.search_ms = ms_since(start);
+  result.stats.kernels = knn_kernels_name(params.kernels);
   return result;
 }
 

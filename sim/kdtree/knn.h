@@ -21,12 +21,19 @@ namespace meniscus::sim::kdtree {
 
 inline constexpr uint32_t kMaxHistogramBins = 64;
 
+// The SIMD kernels of the CPU search: the fastest this CPU has (AVX-512 where present, else
+// the x86-64 baseline SSE2), or the baseline whatever the CPU. Both give the same neighbours.
+enum class KnnKernels { kFastest, kBaseline };
+// The name of the kernels `kernels` selects on this CPU (as KnnStats::kernels).
+const char* knn_kernels_name(KnnKernels kernels);
+
 struct KnnParams {
   uint32_t k = 16;
   uint32_t histogram_bins = 32;  // n_hist
   uint32_t iterations = 2;       // n_iter
   float alpha = 0.5f;            // Appendix A: nodes smaller than alpha R get a precomputed radius
   uint32_t estimate_levels = 3;  // n_level: levels of such nodes that do
+  KnnKernels kernels = KnnKernels::kFastest;
 };
 
 struct KnnStats {
@@ -37,6 +44,7 @@ struct KnnStats {
   double mean_nodes_visited = 0;  // node boxes tested per query
   uint64_t retries = 0;        // range searches repeated because r0 held fewer than k points
   uint32_t radius_nodes = 0;   // nodes with a precomputed radius
+  const char* kernels = "";    // the SIMD kernels that ran: "avx512", "sse2" or "scalar"
 };
 
 struct KnnResult {

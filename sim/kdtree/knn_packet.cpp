@@ -90,19 +90,23 @@ struct BaselineKernels {
 };
 
 #if defined(MENISCUS_KDTREE_AVX512)
-// Sixteen floats a register: a whole batch in two, a list of k <= 16 in one.
+// Sixteen floats a register: all lanes' box distances in one, a whole batch in two, a list of
+// k <= 16 in one.
 struct Avx512Kernels {
+  // max(a, b), in the zero-masked form: the plain one starts from an undefined register that
+  // GCC 12 reports as uninitialised.
+  KD_AVX512 static __m512 max(__m512 a, __m512 b) { return _mm512_maskz_max_ps(__mmask16(0xFFFF), a, b); }
+  KD_AVX512 static __m512 axis_gap(float lo, float hi, const float* x) {
+    const __m512 q = _mm512_load_ps(x);
+    return max(max(_mm512_sub_ps(_mm512_set1_ps(lo), q), _mm512_sub_ps(q, _mm512_set1_ps(hi))), _mm512_setzero_ps());
+  }
   KD_AVX512 static uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const float* prune) {
-    static_assert(kPacketSize == 8, "one 256-bit register of lanes");
-    const __m256 zero = _mm256_setzero_ps();
-    const __m256 dx = _mm256_max_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_set1_ps(node.lo[0]), _mm256_load_ps(q.x)),
-                                                  _mm256_sub_ps(_mm256_load_ps(q.x), _mm256_set1_ps(node.hi[0]))), zero);
-    const __m256 dy = _mm256_max_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_set1_ps(node.lo[1]), _mm256_load_ps(q.y)),
-                                                  _mm256_sub_ps(_mm256_load_ps(q.y), _mm256_set1_ps(node.hi[1]))), zero);
-    const __m256 dz = _mm256_max_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_set1_ps(node.lo[2]), _mm256_load_ps(q.z)),
-                                                  _mm256_sub_ps(_mm256_load_ps(q.z), _mm256_set1_ps(node.hi[2]))), zero);
-    const __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
-    return uint32_t(_mm256_movemask_ps(_mm256_cmp_ps(d2, _mm256_load_ps(prune), _CMP_LE_OQ)));
+    static_assert(kPacketSize == 16, "one 512-bit register of lanes");
+    const __m512 dx = axis_gap(node.lo[0], node.hi[0], q.x);
+    const __m512 dy = axis_gap(node.lo[1], node.hi[1], q.y);
+    const __m512 dz = axis_gap(node.lo[2], node.hi[2], q.z);
+    const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
+    return uint32_t(_mm512_cmp_ps_mask(d2, _mm512_load_ps(prune), _CMP_LE_OQ));
   }
   KD_AVX512 static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x,
                                          float y, float z, float limit, float* d2) {
@@ -135,7 +139,7 @@ void walk(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& s
 
   // Per lane: `limit`, points farther are not kept; `prune`, boxes farther are skipped. Unused
   // lanes get a negative radius that no box distance passes.
-  alignas(32) float limit[kPacketSize], prune[kPacketSize];
+  alignas(64) float limit[kPacketSize], prune[kPacketSize];
   float cx = 0.0f, cy = 0.0f, cz = 0.0f;
   for (uint32_t l = 0; l < kPacketSize; ++l) {
     lists.found[l] = 0;
@@ -211,19 +215,35 @@ KD_AVX512 __attribute__((flatten)) void walk_avx512(const KdTree& tree, const Qu
 
 using Walk = void (*)(const KdTree&, const QueryPacket&, uint32_t, SearchScratch&, PacketScratch&);
 
-Walk chosen_walk() {
-#if defined(MENISCUS_KDTREE_AVX512)
-  if (__builtin_cpu_supports("avx512f")) return walk_avx512;
+struct WalkChoice {
+  Walk walk;
+  const char* name;
+};
+
+#if defined(__SSE2__)
+constexpr WalkChoice kBaseline{walk_baseline, "sse2"};
+#else
+constexpr WalkChoice kBaseline{walk_baseline, "scalar"};
 #endif
-  return walk_baseline;
+
+const WalkChoice& choice(KnnKernels kernels) {
+  static const WalkChoice fastest = [] {
+#if defined(MENISCUS_KDTREE_AVX512)
+    if (__builtin_cpu_supports("avx512f")) return WalkChoice{walk_avx512, "avx512"};
+#endif
+    return kBaseline;
+  }();
+  return kernels == KnnKernels::kBaseline ? kBaseline : fastest;
 }
 
 }  // namespace
 
-void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& scratch,
-                       PacketScratch& lists, uint32_t* const* indices, float* const* distances) {
-  static const Walk walk_packet = chosen_walk();
-  walk_packet(tree, q, k, scratch, lists);
+const char* knn_kernels_name(KnnKernels kernels) { return choice(kernels).name; }
+
+void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, KnnKernels kernels,
+                       SearchScratch& scratch, PacketScratch& lists, uint32_t* const* indices,
+                       float* const* distances) {
+  choice(kernels).walk(tree, q, k, scratch, lists);
 
   for (uint32_t l = 0; l < q.count; ++l) {
     if (lists.found[l] < k) {

@@ -12,13 +12,13 @@
 
 namespace meniscus::sim::kdtree {
 
-inline constexpr uint32_t kPacketSize = 8;  // a multiple of 4 (SSE lanes)
+inline constexpr uint32_t kPacketSize = 16;  // one AVX-512 register, four SSE ones
 
 struct QueryPacket {
   uint32_t count = 0;  // queries in use, at most kPacketSize
-  alignas(32) float x[kPacketSize];
-  alignas(32) float y[kPacketSize];
-  alignas(32) float z[kPacketSize];
+  alignas(64) float x[kPacketSize];
+  alignas(64) float y[kPacketSize];
+  alignas(64) float z[kPacketSize];
   float r0[kPacketSize];  // initial radii (any value; see search_knn)
 };
 
@@ -32,7 +32,7 @@ struct PacketScratch {
 // Finds the k nearest points of each query in the packet and writes query j's input indices
 // and distances, nearest first, to indices[j] and distances[j] (k each). A query whose r0 held
 // fewer than k points is searched again on its own with a growing radius.
-void search_knn_packet(const KdTree& tree, const QueryPacket& packet, uint32_t k, SearchScratch& scratch,
-                       PacketScratch& lists, uint32_t* const* indices, float* const* distances);
+void search_knn_packet(const KdTree& tree, const QueryPacket& packet, uint32_t k, KnnKernels kernels,
+                       SearchScratch& scratch, PacketScratch& lists, uint32_t* const* indices, float* const* distances);
 
 }  // namespace meniscus::sim::kdtree

@@ -78,7 +78,7 @@ RadiusTable precompute_radii(const KdTree& tree, uint32_t k, const KnnParams& pa
         packet.z[l] = c[2];
         packet.r0[l] = table.radius;
       }
-      search_knn_packet(tree, packet, k, s.single, s.lists, rows_indices, rows_distances);
+      search_knn_packet(tree, packet, k, params.kernels, s.single, s.lists, rows_indices, rows_distances);
       for (uint32_t l = 0; l < packet.count; ++l) table.node_radius[work[first + l]] = rows_distances[l][k - 1];
     }
   });

@@ -28,6 +28,7 @@ check "--lost-distance" reconstruct --lost-distance 2x
 check "--cases" sph --cases nope
 check "--cases" kdtree --cases nope
 check "--points" kdtree --points 0
+check "--kernels" kdtree --kernels avx9
 check "unknown flag" reconstruct --no-such-flag
 echo "bad_flags_test: $failures failure(s)"
 exit $((failures > 0))

@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   const char* usage =
       "usage: meniscus-bench mc [--threads N] [--sizes 64,128,256] [--repeat R] [--no-vulkan] [--check]\n"
       "       meniscus-bench levelset [--threads N] [--radii 100,200] [--steps N] [--enright 128,256 [--enright-gamma G] [--enright-reinit K] [--enright-reinit-every S] [--enright-cfl C] [--enright-peer openvdb|none]] [--precision float32,fixed16]\n"
-      "       meniscus-bench kdtree [--threads N] [--points N] [--k K] [--repeat R] [--cases uniform,sphere] [--traversal-cost C]\n"
+      "       meniscus-bench kdtree [--threads N] [--points N] [--k K] [--repeat R] [--cases uniform,sphere] [--traversal-cost C] [--kernels fastest|baseline]\n"
       "       meniscus-bench fluid [--size 1920x1080] [--particles 65536,1048576] [--repeat R] [--device NAME]\n"
       "       meniscus-bench sph [--threads N] [--particles 65536,262144,1048576] [--steps N] [--warmup N] [--backends cpu,cuda]\n"
       "       meniscus-bench sph --scene FILE.toml [--frames N] [--backends cpu,cuda]\n"

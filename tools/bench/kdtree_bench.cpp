@@ -34,6 +34,7 @@ struct Options {
   uint32_t k = 16;
   int repeat = 3;
   float traversal_cost = sim::kdtree::KdTreeParams{}.traversal_cost;
+  sim::kdtree::KnnKernels kernels = sim::kdtree::KnnKernels::kFastest;
   std::vector<std::string> cases{"uniform", "sphere"};
 };
 
@@ -56,7 +57,12 @@ Options parse(int argc, char** argv) {
       o.traversal_cost = std::strtof(text.c_str(), nullptr);
       if (!(o.traversal_cost >= 0.0f && o.traversal_cost <= 1000.0f)) throw InputError("--traversal-cost: expected a number in [0, 1000], got '" + text + "'");
     }
-    else if (flag == "--cases") {
+    else if (flag == "--kernels") {
+      const std::string text = flags.value();
+      if (text == "fastest") o.kernels = sim::kdtree::KnnKernels::kFastest;
+      else if (text == "baseline") o.kernels = sim::kdtree::KnnKernels::kBaseline;
+      else throw InputError("--kernels: expected fastest or baseline, got '" + text + "'");
+    } else if (flag == "--cases") {
       o.cases.clear();
       for (const std::string& item : split_list(flags.value())) {
         if (item != "uniform" && item != "sphere") throw InputError("--cases: expected uniform or sphere, got '" + item + "'");
@@ -129,7 +135,7 @@ int run_kdtree(int argc, char** argv) {
       tree = sim::kdtree::build_kdtree(points, sim::kdtree::KdTreeParams{.k = o.k, .traversal_cost = o.traversal_cost});
       const double b = ms_since(start);
       start = Clock::now();
-      result = sim::kdtree::knn_all(tree, sim::kdtree::KnnParams{.k = o.k});
+      result = sim::kdtree::knn_all(tree, sim::kdtree::KnnParams{.k = o.k, .kernels = o.kernels});
       const double s = ms_since(start);
       build = std::min(build, b);
       search = std::min(search, s);
@@ -176,6 +182,7 @@ int run_kdtree(int argc, char** argv) {
     json.key("knn_estimate_ms").value(result.stats.estimate_ms);
     json.key("knn_order_ms").value(result.stats.order_ms);
     json.key("knn_search_ms").value(result.stats.search_ms);
+    json.key("knn_kernels").value(result.stats.kernels);
     json.key("nodes").value(uint64_t(tree.nodes.size()));
     json.key("leaves").value(uint64_t(tree.stats.leaves));
     json.key("max_depth").value(uint64_t(tree.stats.max_depth));

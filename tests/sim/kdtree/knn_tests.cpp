@@ -1,11 +1,13 @@
 // KNN (Algorithms 6 and 7) against brute force, on > 10k queries over sets that stress the
 // search: clusters, duplicates, fewer points than k, collinear and planar points, coordinates
-// near 1e6, queries far outside the points; and identical answers for any thread count.
+// near 1e6, queries far outside the points; identical answers for any thread count, and from
+// the fastest SIMD kernels and the baseline ones.
 #include <catch2/catch.hpp>
 
 #include <tbb/global_control.h>
 
 #include <cstring>
+#include <string>
 
 #include "sim/kdtree/knn.h"
 #include "tests/sim/kdtree/kdtree_test_points.h"
@@ -13,12 +15,34 @@
 namespace meniscus::sim::kdtree {
 namespace {
 
+constexpr KnnKernels kBothKernels[] = {KnnKernels::kFastest, KnnKernels::kBaseline};
+
+// Every point's neighbours by each set of kernels, against brute force and against each other.
 size_t check_all_points(const std::vector<glm::vec3>& points, uint32_t k) {
   const KdTree tree = build_kdtree(points, KdTreeParams{.k = k});
-  const KnnResult result = knn_all(tree, KnnParams{.k = k});
-  INFO(points.size() << " points, k " << k << ": points tested " << result.stats.mean_points_tested << ", retries "
-                     << result.stats.retries << ", radius nodes " << result.stats.radius_nodes);
-  return test::check_against_brute_force(points, points, result, k);
+  std::vector<KnnResult> results;
+  for (const KnnKernels kernels : kBothKernels) {
+    results.push_back(knn_all(tree, KnnParams{.k = k, .kernels = kernels}));
+    const KnnResult& result = results.back();
+    INFO(points.size() << " points, k " << k << ", " << result.stats.kernels << " kernels: points tested "
+                       << result.stats.mean_points_tested << ", retries " << result.stats.retries << ", radius nodes "
+                       << result.stats.radius_nodes);
+    test::check_against_brute_force(points, points, result, k);
+  }
+  CHECK(results[0].indices == results[1].indices);
+  CHECK(results[0].distances == results[1].distances);
+  return points.size();
+}
+
+TEST_CASE("kdtree: the fastest KNN kernels are the CPU's widest", "[kdtree][knn]") {
+  const char* fastest = knn_kernels_name(KnnKernels::kFastest);
+  INFO("fastest " << fastest << ", baseline " << knn_kernels_name(KnnKernels::kBaseline));
+#if defined(__x86_64__)
+  CHECK(std::string(fastest) == (__builtin_cpu_supports("avx512f") ? "avx512" : "sse2"));
+  CHECK(std::string(knn_kernels_name(KnnKernels::kBaseline)) == "sse2");
+#else
+  CHECK(std::string(fastest) == knn_kernels_name(KnnKernels::kBaseline));
+#endif
 }
 
 TEST_CASE("kdtree: KNN of every point equals brute force (uniform and clustered, 16k queries)", "[kdtree][knn]") {
@@ -33,9 +57,12 @@ TEST_CASE("kdtree: KNN of arbitrary queries, inside and far outside the points, 
   for (const glm::vec3& q : test::uniform_cube(200, 15, glm::vec3(-1000.0f), 2000.0f)) queries.push_back(q);
   queries.push_back(points[17]);  // a query on a data point
   const KdTree tree = build_kdtree(points);
-  for (uint32_t k : {1u, 8u, 33u}) {
-    SECTION("k " + std::to_string(k)) {
-      test::check_against_brute_force(points, queries, knn(tree, queries, KnnParams{.k = k}), k);
+  // k 33: lists of three 16-entry blocks.
+  for (uint32_t k : {1u, 8u, 16u, 17u, 33u}) {
+    for (const KnnKernels kernels : kBothKernels) {
+      SECTION("k " + std::to_string(k) + ", " + knn_kernels_name(kernels) + " kernels") {
+        test::check_against_brute_force(points, queries, knn(tree, queries, KnnParams{.k = k, .kernels = kernels}), k);
+      }
     }
   }
 }

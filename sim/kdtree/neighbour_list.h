@@ -142,8 +142,13 @@ inline float offer_neighbour_simd(float* row_d2, uint32_t* row_ids, uint32_t k, 
 }
 
 #if defined(MENISCUS_KDTREE_AVX512)
+// Equal squared distances are rare (duplicate points, symmetric grids): their ids are compared
+// only when some entry ties with the offer.
 KD_AVX512 inline __mmask16 greater_entries(__m512 d, __m512i ids, __m512 x, __m512i xi) {
-  return _mm512_cmp_ps_mask(d, x, _CMP_GT_OQ) | (_mm512_cmp_ps_mask(d, x, _CMP_EQ_OQ) & _mm512_cmpgt_epu32_mask(ids, xi));
+  const __mmask16 greater = _mm512_cmp_ps_mask(d, x, _CMP_GT_OQ);
+  const __mmask16 equal = _mm512_cmp_ps_mask(d, x, _CMP_EQ_OQ);
+  if (__builtin_expect(equal != 0, 0)) return greater | _mm512_mask_cmpgt_epu32_mask(equal, ids, xi);
+  return greater;
 }
 
 // The same insertion, sixteen entries at a time. (The shifts use the all-lanes mask form of

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/levelset/advection_rows.h"
 #include "sim/levelset/closest_point.h"
 #include "sim/levelset/curvature.h"
 #include "sim/levelset/halo_block.h"
@@ -36,10 +37,20 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
   // Only the normal-speed and rescaling terms need both one-sided sides (Godunov); advection
   // alone takes the upwind side per axis and skips the other half of the WENO work.
   const bool godunov = p.normal_speed || p.threshold.volume || p.rescaling_speed;
+#if defined(MENISCUS_HAS_FLOAT4)
+  // Pure WENO5 advection (the Enright test, a brush's drag) four voxels at a time.
+  const bool advection_rows = p.velocity && p.scheme == Scheme::kWeno5 && !godunov && !(p.alpha > 0);
+#endif
   for_each_halo_block(list, [&](size_t position, uint32_t, const float* block) {
     const TileCoord tile = coord_of(active[position].key);
     const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
     float* r = out.data() + position * kTileVoxels;
+#if defined(MENISCUS_HAS_FLOAT4)
+    if (advection_rows) {
+      tile_speed_[position] = advection_rate_rows(block, origin, t, list.gamma(), p.velocity, r);
+      return;
+    }
+#endif
     float fastest = 0, front_fastest = 0, front_curving = 0;
     for (int z = 0; z < kTileSide; ++z)
       for (int y = 0; y < kTileSide; ++y)

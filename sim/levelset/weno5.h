@@ -11,24 +11,27 @@
 namespace meniscus::sim::levelset {
 
 // The WENO combination of the five divided differences v1..v5 (v3 nearest the point on the
-// upwind side).
-[[gnu::always_inline]] MENISCUS_HD inline float weno5(float v1, float v2, float v3, float v4, float v5) {
-  const float p1 = v1 / 3.0f - 7.0f / 6.0f * v2 + 11.0f / 6.0f * v3;
-  const float p2 = -v2 / 6.0f + 5.0f / 6.0f * v3 + v4 / 3.0f;
-  const float p3 = v3 / 3.0f + 5.0f / 6.0f * v4 - v5 / 6.0f;
-  const float a = v1 - 2 * v2 + v3, b = v1 - 4 * v2 + 3 * v3;
-  const float c = v2 - 2 * v3 + v4, d = v2 - v4;
-  const float e = v3 - 2 * v4 + v5, f = 3 * v3 - 4 * v4 + v5;
-  const float s1 = 13.0f / 12.0f * a * a + 0.25f * b * b;
-  const float s2 = 13.0f / 12.0f * c * c + 0.25f * d * d;
-  const float s3 = 13.0f / 12.0f * e * e + 0.25f * f * f;
+// upwind side). F is float, or Float4 (sim/common/float4.h) for four voxels at once, which
+// rounds each lane as the float version does.
+template <class F>
+[[gnu::always_inline]] MENISCUS_HD inline F weno5(F v1, F v2, F v3, F v4, F v5) {
+  using std::max;
+  const F p1 = v1 / 3.0f - 7.0f / 6.0f * v2 + 11.0f / 6.0f * v3;
+  const F p2 = -v2 / 6.0f + 5.0f / 6.0f * v3 + v4 / 3.0f;
+  const F p3 = v3 / 3.0f + 5.0f / 6.0f * v4 - v5 / 6.0f;
+  const F a = v1 - 2.0f * v2 + v3, b = v1 - 4.0f * v2 + 3.0f * v3;
+  const F c = v2 - 2.0f * v3 + v4, d = v2 - v4;
+  const F e = v3 - 2.0f * v4 + v5, f = 3.0f * v3 - 4.0f * v4 + v5;
+  const F s1 = 13.0f / 12.0f * a * a + 0.25f * b * b;
+  const F s2 = 13.0f / 12.0f * c * c + 0.25f * d * d;
+  const F s3 = 13.0f / 12.0f * e * e + 0.25f * f * f;
   // Osher & Fedkiw's ε scales with the data, so the weights stay scale invariant. The floor
   // is for flat regions (all v = 0, as where φ is clamped to ±γ): its square must stay a
   // normal float, or 0.6 / ε² overflows and the weights become inf / inf.
-  const float eps = 1e-6f * std::max(std::max(std::max(v1 * v1, v2 * v2), std::max(v3 * v3, v4 * v4)), v5 * v5) + 1e-10f;
-  const float a1 = 0.1f / ((s1 + eps) * (s1 + eps));
-  const float a2 = 0.6f / ((s2 + eps) * (s2 + eps));
-  const float a3 = 0.3f / ((s3 + eps) * (s3 + eps));
+  const F eps = 1e-6f * max(max(max(v1 * v1, v2 * v2), max(v3 * v3, v4 * v4)), v5 * v5) + 1e-10f;
+  const F a1 = 0.1f / ((s1 + eps) * (s1 + eps));
+  const F a2 = 0.6f / ((s2 + eps) * (s2 + eps));
+  const F a3 = 0.3f / ((s3 + eps) * (s3 + eps));
   return (a1 * p1 + a2 * p2 + a3 * p3) / (a1 + a2 + a3);
 }
 
@@ -40,12 +43,12 @@ struct OneSided {
 // The backward-biased derivative at p[0] along the axis whose neighbours are p[±stride];
 // reads p[-3 stride] .. p[2 stride].
 MENISCUS_HD inline float weno5_minus(const float* p, int s) {
-  return weno5(p[-2 * s] - p[-3 * s], p[-s] - p[-2 * s], p[0] - p[-s], p[s] - p[0], p[2 * s] - p[s]);
+  return weno5<float>(p[-2 * s] - p[-3 * s], p[-s] - p[-2 * s], p[0] - p[-s], p[s] - p[0], p[2 * s] - p[s]);
 }
 
 // The forward-biased one; reads p[-2 stride] .. p[3 stride].
 MENISCUS_HD inline float weno5_plus(const float* p, int s) {
-  return weno5(p[3 * s] - p[2 * s], p[2 * s] - p[s], p[s] - p[0], p[0] - p[-s], p[-s] - p[-2 * s]);
+  return weno5<float>(p[3 * s] - p[2 * s], p[2 * s] - p[s], p[s] - p[0], p[0] - p[-s], p[-s] - p[-2 * s]);
 }
 
 // Both one-sided derivatives; reads p[-3 stride] .. p[3 stride].

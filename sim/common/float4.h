@@ -22,13 +22,18 @@ struct Float4 {
   friend Float4 operator*(Float4 a, Float4 b) { return {_mm_mul_ps(a.v, b.v)}; }
   friend Float4 operator/(Float4 a, Float4 b) { return {_mm_div_ps(a.v, b.v)}; }
   friend Float4 operator-(Float4 a) { return {_mm_xor_ps(a.v, _mm_set1_ps(-0.0f))}; }
-  // std::max(a, b) is (a < b) ? b : a; so is this, lane by lane.
-  friend Float4 max(Float4 a, Float4 b) { return select(_mm_cmplt_ps(a.v, b.v), b, a); }
+  // std::max(a, b) is (a < b) ? b : a and std::min(a, b) is (b < a) ? b : a; so are these,
+  // lane by lane.
+  friend Float4 max(Float4 a, Float4 b) { return choose(_mm_cmplt_ps(a.v, b.v), b, a); }
+  friend Float4 min(Float4 a, Float4 b) { return choose(_mm_cmplt_ps(b.v, a.v), b, a); }
+  friend Float4 max(Float4 a, float b) { return max(a, splat(b)); }
+  friend Float4 min(Float4 a, float b) { return min(a, splat(b)); }
   friend Float4 abs(Float4 a) { return {_mm_andnot_ps(_mm_set1_ps(-0.0f), a.v)}; }
-  // Lanes where a > b.
-  friend __m128 greater(Float4 a, Float4 b) { return _mm_cmpgt_ps(a.v, b.v); }
+  friend Float4 sqrt(Float4 a) { return {_mm_sqrt_ps(a.v)}; }  // correctly rounded, as std::sqrt
+  // The lanes where a > b, as a mask for choose.
+  friend __m128 operator>(Float4 a, float b) { return _mm_cmpgt_ps(a.v, _mm_set1_ps(b)); }
   // mask ? a : b, lane by lane.
-  friend Float4 select(__m128 mask, Float4 a, Float4 b) {
+  friend Float4 choose(__m128 mask, Float4 a, Float4 b) {
     return {_mm_or_ps(_mm_and_ps(mask, a.v), _mm_andnot_ps(mask, b.v))};
   }
   // A float on either side is that float in every lane.

@@ -87,6 +87,7 @@ KnnResult knn_all_cuda(const KdTree& tree, const KnnParams& params) {
                         table.node_radius.data(), table.node_centre.data(), table.radius,
                         order.data(), uint32_t(order.size()), k, params.histogram_bins, params.iterations};
   run_knn_cuda(in, result.indices.data(), result.distances.data(), &result.stats.search_ms);
+  result.stats.kernels = "cuda";
   return result;
 }
 

@@ -1,4 +1,5 @@
-// KNN over many queries on the CPU: Algorithm 7's radii, queries sorted by Morton code, then
+// KNN over many queries on the CPU: Algorithm 7's radii, queries in a coherent order (the tree's
+// own points in leaf order, arbitrary queries sorted by Morton code), then
 // fixed chunks of consecutive queries in parallel, each chunk as packets of kPacketSize
 // consecutive queries (knn_packet.h). Every query's r0 is Algorithm 7's bound. Chunks are fixed
 // in size, not by thread count, and the answer does not depend on r0 or on the packets (each
@@ -11,7 +12,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <numeric>
 #include <string>
 
 #include "engine/core/error.h"
@@ -61,13 +61,12 @@ KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params,
   result.stats.estimate_ms = ms_since(start);
   result.stats.radius_nodes = table.computed;
 
-  // Morton order: code in the high bits, query number in the low ones (unique keys, so the
-  // unstable parallel sort gives one order).
   start = Clock::now();
-  std::vector<uint64_t> order(count);
-  if (coherent) {
-    std::iota(order.begin(), order.end(), uint64_t(0));
-  } else {
+  std::vector<uint64_t> order;  // empty: query i is the i-th
+  if (!coherent) {
+    // Morton order: code in the high bits, query number in the low ones (unique keys, so the
+    // unstable parallel sort gives one order).
+    order.resize(count);
     const KdNode& root = tree.nodes[0];
     const Aabb box{{root.lo[0], root.lo[1], root.lo[2]}, {root.hi[0], root.hi[1], root.hi[2]}};
     tbb::parallel_for(size_t(0), count, [&](size_t i) {
@@ -98,7 +97,7 @@ KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params,
     for (size_t first = c * kQueryChunk; first < end; first += kPacketSize) {
       packet.count = uint32_t(std::min<size_t>(kPacketSize, end - first));
       for (uint32_t l = 0; l < packet.count; ++l) {
-        const size_t i = size_t(order[first + l] & 0xffffffffu);
+        const size_t i = order.empty() ? first + l : size_t(order[first + l] & 0xffffffffu);
         float p[3];
         query(i, p);
         packet.x[l] = p[0];

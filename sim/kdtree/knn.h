@@ -1,7 +1,8 @@
 #pragma once
 // k nearest neighbours over a KdTree by range search from a conservative radius (Zhou et al.
 // 2008, Algorithm 6): r0 comes from Algorithm 7 (KNN radii precomputed at the centres of small
-// nodes), and queries run in Morton order. On the GPU (kdtree_cuda.h) the radius is narrowed by
+// nodes), and queries run in a coherent order (the tree's own points in leaf order, others by
+// Morton code). On the GPU (kdtree_cuda.h) the radius is narrowed by
 // n_iter histogram rounds, each a fresh range search, as in the paper. On the CPU a thread can
 // hold a list of the k nearest, so the one range search narrows its radius to the current k-th
 // distance as it goes (knn_search.cpp), and runs of nearby queries share one walk of the tree
@@ -38,13 +39,13 @@ struct KnnParams {
 
 struct KnnStats {
   double estimate_ms = 0;  // Algorithm 7's precomputation
-  double order_ms = 0;     // Morton order of the queries
+  double order_ms = 0;     // ordering the queries (0 for the tree's own points)
   double search_ms = 0;
   double mean_points_tested = 0;  // distances computed per query
   double mean_nodes_visited = 0;  // node boxes tested per query
   uint64_t retries = 0;        // range searches repeated because r0 held fewer than k points
   uint32_t radius_nodes = 0;   // nodes with a precomputed radius
-  const char* kernels = "";    // the SIMD kernels that ran: "avx512", "sse2" or "scalar"
+  const char* kernels = "";    // the search that ran: "avx512", "sse2", "scalar" or "cuda" ("": none)
 };
 
 struct KnnResult {

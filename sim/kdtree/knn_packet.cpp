@@ -4,7 +4,7 @@
 //
 // The walk is written once over a set of kernels (box test of all lanes, a leaf batch's
 // distances, which of them may enter a list, the insertion): SSE2, the x86-64 baseline, and
-// AVX-512 where the CPU has it, chosen once per process. Both compute every distance with the
+// AVX-512 where the CPU has it (KnnKernels::kFastest, found once per process). Both compute every distance with the
 // same separate multiplies and adds as distance2 (this file is built without contraction into
 // fused multiply-adds), so they find the same neighbours.
 #include "sim/kdtree/knn_packet.h"
@@ -85,7 +85,7 @@ struct BaselineKernels {
   }
 #endif
   static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
-    return offer_neighbour_simd(row_d2, row_ids, k, d2, id);
+    return offer_neighbour_baseline(row_d2, row_ids, k, d2, id);
   }
 };
 
@@ -95,12 +95,12 @@ struct BaselineKernels {
 struct Avx512Kernels {
   // max(a, b), in the zero-masked form: the plain one starts from an undefined register that
   // GCC 12 reports as uninitialised.
-  KD_AVX512 static __m512 max(__m512 a, __m512 b) { return _mm512_maskz_max_ps(__mmask16(0xFFFF), a, b); }
-  KD_AVX512 static __m512 axis_gap(float lo, float hi, const float* x) {
+  MENISCUS_KDTREE_AVX512_TARGET static __m512 max(__m512 a, __m512 b) { return _mm512_maskz_max_ps(__mmask16(0xFFFF), a, b); }
+  MENISCUS_KDTREE_AVX512_TARGET static __m512 axis_gap(float lo, float hi, const float* x) {
     const __m512 q = _mm512_load_ps(x);
     return max(max(_mm512_sub_ps(_mm512_set1_ps(lo), q), _mm512_sub_ps(q, _mm512_set1_ps(hi))), _mm512_setzero_ps());
   }
-  KD_AVX512 static uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const float* prune) {
+  MENISCUS_KDTREE_AVX512_TARGET static uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const float* prune) {
     static_assert(kPacketSize == 16, "one 512-bit register of lanes");
     const __m512 dx = axis_gap(node.lo[0], node.hi[0], q.x);
     const __m512 dy = axis_gap(node.lo[1], node.hi[1], q.y);
@@ -108,7 +108,7 @@ struct Avx512Kernels {
     const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
     return uint32_t(_mm512_cmp_ps_mask(d2, _mm512_load_ps(prune), _CMP_LE_OQ));
   }
-  KD_AVX512 static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x,
+  MENISCUS_KDTREE_AVX512_TARGET static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x,
                                          float y, float z, float limit, float* d2) {
     const __m512 qx = _mm512_set1_ps(x), qy = _mm512_set1_ps(y), qz = _mm512_set1_ps(z), lim = _mm512_set1_ps(limit);
     uint32_t mask = 0;
@@ -124,7 +124,7 @@ struct Avx512Kernels {
     }
     return mask;
   }
-  KD_AVX512 static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
+  MENISCUS_KDTREE_AVX512_TARGET static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
     return offer_neighbour_avx512(row_d2, row_ids, k, d2, id);
   }
 };
@@ -207,7 +207,7 @@ void walk_baseline(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchS
 
 #if defined(MENISCUS_KDTREE_AVX512)
 // Everything the walk calls is inlined here, where AVX-512 is enabled.
-KD_AVX512 __attribute__((flatten)) void walk_avx512(const KdTree& tree, const QueryPacket& q, uint32_t k,
+MENISCUS_KDTREE_AVX512_TARGET __attribute__((flatten)) void walk_avx512(const KdTree& tree, const QueryPacket& q, uint32_t k,
                                                     SearchScratch& scratch, PacketScratch& lists) {
   walk<Avx512Kernels>(tree, q, k, scratch, lists);
 }

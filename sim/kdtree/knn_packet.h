@@ -1,6 +1,6 @@
 #pragma once
-// KNN for a packet of nearby queries on the CPU (internal to sim/kdtree). Queries in Morton
-// order come in runs that are a point spacing or two apart, and they visit nearly the same
+// KNN for a packet of nearby queries on the CPU (internal to sim/kdtree). Queries in leaf or
+// Morton order come in runs that are a point spacing or two apart, and they visit nearly the same
 // nodes; walking the tree once for a packet of them, testing each node's box against all of
 // them in one vectorised loop, shares the walk (and its mispredicted branches) among them. Each
 // query keeps its own list of k nearest and its own shrinking radius, so its answer is the one a

@@ -4,9 +4,9 @@
 // stable list split. Work is parallel over chunks, as the paper parallelises over primitives
 // rather than nodes near the top of the tree.
 //
-// Bounding boxes come from chunked reductions: each chunk reduces the boxes of the points it
-// sends left and right while it moves them, and a segmented reduction over a node's chunks
-// gives its children's tight boxes, so no pass over the points is spent on boxes alone. Chunks
+// Bounding boxes come from chunked reductions: each chunk reduces the boxes of the two runs of
+// points it has just written (still in cache) for the left and the right child, and a
+// segmented reduction over a node's chunks gives its children's tight boxes. Chunks
 // are fixed (kChunkSize points of one node), never sized by the thread count, so the tree is
 // the same for any number of threads.
 #include <tbb/parallel_for.h>

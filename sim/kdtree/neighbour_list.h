@@ -2,8 +2,9 @@
 // The k nearest found so far for one query on the CPU (internal to sim/kdtree), sorted by
 // (squared distance, input index) — the order neighbour_key gives — as two arrays that SIMD
 // reads a block of entries at a time. An offer is inserted by one pass of compares and blends
-// over the list, with no branch that depends on the distances: in a KNN search the place a
-// point takes is unpredictable, and a shifting loop mispredicts its exit on nearly every offer.
+// over the list, with no branch that depends on the distances (but a rarely taken one for
+// equal distances): in a KNN search the place a point takes is unpredictable, and a shifting
+// loop mispredicts its exit on nearly every offer.
 //
 // Entry i of the new list is old[i - 1] where that is greater than the offer, else the offer
 // where old[i] is greater, else old[i]: the insertion into a sorted list, entry by entry. Empty
@@ -22,7 +23,7 @@
 #include <immintrin.h>
 // Functions marked so use AVX-512F (callers check the CPU first, see knn_packet.cpp).
 #define MENISCUS_KDTREE_AVX512 1
-#define KD_AVX512 __attribute__((target("avx512f")))
+#define MENISCUS_KDTREE_AVX512_TARGET __attribute__((target("avx512f")))
 #endif
 
 namespace meniscus::sim::kdtree {
@@ -93,12 +94,12 @@ inline __m128i greater_entries(__m128i d, __m128i ids, __m128 x, __m128i xi_sign
 inline __m128i shifted_in(__m128i now, __m128i before) {
   return _mm_or_si128(_mm_slli_si128(now, 4), _mm_srli_si128(before, 12));
 }
-inline __m128i select(__m128i mask, __m128i a, __m128i b) {  // mask ? a : b
+inline __m128i blend128(__m128i mask, __m128i a, __m128i b) {  // mask ? a : b
   return _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b));
 }
 #endif
 
-inline float offer_neighbour_simd(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
+inline float offer_neighbour_baseline(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
 #if defined(__SSE2__)
   const __m128 x = _mm_set1_ps(d2);
   const __m128i xi = _mm_set1_epi32(int(id));
@@ -117,8 +118,8 @@ inline float offer_neighbour_simd(float* row_d2, uint32_t* row_ids, uint32_t k, 
     }
     const __m128i shift = shifted_in(now_greater, before_greater);
     const __m128i place = _mm_andnot_si128(shift, now_greater);
-    const __m128i nd = select(shift, shifted_in(now, before), select(place, _mm_castps_si128(x), now));
-    const __m128i ni = select(shift, shifted_in(now_i, before_i), select(place, xi, now_i));
+    const __m128i nd = blend128(shift, shifted_in(now, before), blend128(place, _mm_castps_si128(x), now));
+    const __m128i ni = blend128(shift, shifted_in(now_i, before_i), blend128(place, xi, now_i));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(row_d2 + 4 * b), nd);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(row_ids + 4 * b), ni);
     now = before;
@@ -144,7 +145,7 @@ inline float offer_neighbour_simd(float* row_d2, uint32_t* row_ids, uint32_t k, 
 #if defined(MENISCUS_KDTREE_AVX512)
 // Equal squared distances are rare (duplicate points, symmetric grids): their ids are compared
 // only when some entry ties with the offer.
-KD_AVX512 inline __mmask16 greater_entries(__m512 d, __m512i ids, __m512 x, __m512i xi) {
+MENISCUS_KDTREE_AVX512_TARGET inline __mmask16 greater_entries(__m512 d, __m512i ids, __m512 x, __m512i xi) {
   const __mmask16 greater = _mm512_cmp_ps_mask(d, x, _CMP_GT_OQ);
   const __mmask16 equal = _mm512_cmp_ps_mask(d, x, _CMP_EQ_OQ);
   if (__builtin_expect(equal != 0, 0)) return greater | _mm512_mask_cmpgt_epu32_mask(equal, ids, xi);
@@ -154,7 +155,7 @@ KD_AVX512 inline __mmask16 greater_entries(__m512 d, __m512i ids, __m512 x, __m5
 // The same insertion, sixteen entries at a time. (The shifts use the all-lanes mask form of
 // alignr: the plain one starts from an undefined register that GCC 12 reports as maybe
 // uninitialised.)
-KD_AVX512 inline float offer_neighbour_avx512(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
+MENISCUS_KDTREE_AVX512_TARGET inline float offer_neighbour_avx512(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
   const __m512 x = _mm512_set1_ps(d2);
   const __m512i xi = _mm512_set1_epi32(int(id));
   const uint32_t blocks = (k + kListBlock - 1) / kListBlock;

@@ -3,28 +3,9 @@
 #if defined(MENISCUS_HAS_FLOAT4)
 #include "sim/levelset/halo_block.h"
 #include "sim/levelset/upwind.h"
+#include "sim/levelset/weno5_rows.h"
 
 namespace meniscus::sim::levelset {
-namespace {
-
-// The upwind WENO5 derivative along the axis of stride s at the four voxels from `row`: per
-// lane the backward-biased one where u > 0, else the forward-biased one (upwind_gradient).
-// The two candidates' differences are chosen lane by lane, then combined once.
-Float4 upwind_weno5(const float* row, int s, Float4 u) {
-  Float4 d[6];  // d[k + 3] = φ[k + 1] − φ[k], k = −3..2
-  Float4 below = Float4::load(row - 3 * s);
-  for (int k = -3; k <= 2; ++k) {
-    const Float4 above = Float4::load(row + (k + 1) * s);
-    d[k + 3] = above - below;
-    below = above;
-  }
-  const __m128 backward = greater(u, Float4::splat(0.0f));
-  return weno5(select(backward, d[0], d[5]), select(backward, d[1], d[4]), select(backward, d[2], d[3]),
-               select(backward, d[3], d[2]), select(backward, d[4], d[1]));
-}
-
-}  // namespace
-
 float advection_rate_rows(const float* block, glm::vec3 origin, float t, float gamma, const VelocityField& velocity,
                           float* rate) {
   constexpr int kStrides[3] = {1, kHaloStrideY, kHaloStrideZ};
@@ -51,7 +32,7 @@ float advection_rate_rows(const float* block, glm::vec3 origin, float t, float g
       Float4 dot = Float4::splat(0.0f), speed = dot;
       for (int a = 0; a < 3; ++a) {
         const Float4 ua = Float4::load(u[a]);
-        const Float4 term = ua * upwind_weno5(row, kStrides[a], ua);
+        const Float4 term = ua * Weno5Row(row, kStrides[a]).upwind(ua);
         // glm::dot's order, ((x + y) + z), and the CFL speed's.
         dot = a == 0 ? term : dot + term;
         speed = a == 0 ? abs(ua) : speed + abs(ua);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/levelset/halo_block.h"
+#include "sim/levelset/weno5_rows.h"
 
 namespace meniscus::sim::levelset {
 
@@ -27,6 +28,24 @@ void Reinitialiser::run(SortedTileList& list, const ReinitParams& params) {
     for_each_halo_block(l, [&](size_t position, uint32_t, const float* block) {
       const float* phi0 = phi0_.data() + position * kTileVoxels;
       float* r = out.data() + position * kTileVoxels;
+#if defined(MENISCUS_HAS_FLOAT4)
+      if (scheme == Scheme::kWeno5) {  // a row of four voxels at a time, bit-equal to the loop below
+        constexpr int kStrides[3] = {1, kHaloStrideY, kHaloStrideZ};
+        for (int z = 0; z < kTileSide; ++z)
+          for (int y = 0; y < kTileSide; ++y) {
+            const float* row = block + halo_index(0, y, z);
+            Float4 minus[3], plus[3];
+            for (int a = 0; a < 3; ++a) {
+              const Weno5Row stencils(row, kStrides[a]);
+              minus[a] = stencils.minus();
+              plus[a] = stencils.plus();
+            }
+            const int v = SortedTileList::voxel_index(0, y, z);
+            reinit_rate(minus, plus, Float4::load(phi0 + v)).store(r + v);
+          }
+        return;
+      }
+#endif
       for (int z = 0; z < kTileSide; ++z)
         for (int y = 0; y < kTileSide; ++y)
           for (int x = 0; x < kTileSide; ++x) {

@@ -70,6 +70,7 @@ TEST_CASE("kdtree: KNN with duplicate points equals brute force up to ties", "[k
   for (size_t i = 0; i < 1500; ++i) points.push_back(points[i % 5]);  // 300 copies of 5 points
   for (size_t i = 0; i < 40; ++i) points.push_back(points[100]);      // more copies than k
   check_all_points(points, 16);
+  check_all_points(points, 33);  // ties across the lists' 16-entry blocks
 }
 
 TEST_CASE("kdtree: KNN with fewer points than k returns every point, nearest first", "[kdtree][knn]") {
@@ -99,6 +100,7 @@ TEST_CASE("kdtree: KNN at coordinates near 1e6 keeps full relative precision", "
   check_all_points(test::uniform_cube(4000, 19, glm::vec3(1e6f, 1e6f, -1e6f), 100.0f), 16);
   // Within 1 unit only 16 values per axis exist: heavy ties and exact duplicates.
   check_all_points(test::uniform_cube(3000, 20, glm::vec3(1e6f, 1e6f, 1e6f), 1.0f), 8);
+  check_all_points(test::uniform_cube(3000, 20, glm::vec3(1e6f, 1e6f, 1e6f), 1.0f), 20);
 }
 
 TEST_CASE("kdtree: the tree and the neighbours are identical for 1, 2 and 3 threads", "[kdtree][knn][threads]") {

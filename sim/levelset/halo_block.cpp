@@ -14,40 +14,44 @@ int direction_of(int dx, int dy, int dz) {
   return linear < 13 ? linear : linear - 1;
 }
 
-// Which tile a local coordinate falls in along one axis: -1, 0 or +1.
-int side_of(int v) { return v < 0 ? -1 : v >= kTileSide ? 1 : 0; }
-
-// The block from a pool reader (SortedTileList::visit_values).
+// The block from a pool reader (SortedTileList::visit_values), one source tile at a time: the
+// tile itself and, within `reach`, each of its 26 neighbours fill a box of the block, copied
+// as rows of 1 to 4 voxels. (Walking the block row by row instead recomputes which tile every
+// short run comes from; that bookkeeping cost more than the copying.)
 template <class Reader>
 void gather_halo(const Reader value_at, float gamma, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels],
                  int reach) {
   float own[kTileVoxels];
   for (int v = 0; v < kTileVoxels; ++v) own[v] = value_at(size_t(id) * kTileVoxels + v);
-  // Row by row; a row crosses at most three tiles along x, copied as runs.
-  const int kRunStart[3] = {-reach, 0, kTileSide};
-  const int kRunEnd[3] = {0, kTileSide, kTileSide + reach};
-  for (int z = -reach; z < kTileSide + reach; ++z)
-    for (int y = -reach; y < kTileSide + reach; ++y) {
-      const int dy = side_of(y), dz = side_of(z);
-      float* row = block + halo_index(0, y, z);
-      for (int run = 0; run < 3; ++run) {
-        const int dx = run - 1;
-        const uint32_t source = (dx || dy || dz) ? neighbours[direction_of(dx, dy, dz)] : id;
-        if (source == UINT32_MAX) {
-          // Beyond the band: ±γ by the sign of this tile's nearest voxel (per voxel, since a
-          // tile's border layer can hold both signs).
-          const int cy = std::clamp(y, 0, kTileSide - 1), cz = std::clamp(z, 0, kTileSide - 1);
-          for (int x = kRunStart[run]; x < kRunEnd[run]; ++x) {
-            const int cx = std::clamp(x, 0, kTileSide - 1);
-            row[x] = own[SortedTileList::voxel_index(cx, cy, cz)] < 0 ? -gamma : gamma;
+  // The block's span along an axis on side -1, 0 or +1 of the tile.
+  const int begin[3] = {-reach, 0, kTileSide}, end[3] = {0, kTileSide, kTileSide + reach};
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const bool centre = !dx && !dy && !dz;
+        const uint32_t source = centre ? id : neighbours[direction_of(dx, dy, dz)];
+        const int x0 = begin[dx + 1], x1 = end[dx + 1];
+        for (int z = begin[dz + 1]; z < end[dz + 1]; ++z)
+          for (int y = begin[dy + 1]; y < end[dy + 1]; ++y) {
+            float* row = block + halo_index(0, y, z);
+            if (source == UINT32_MAX) {
+              // Beyond the band: ±γ by the sign of this tile's nearest voxel (per voxel, since
+              // a tile's border layer can hold both signs).
+              const int cy = std::clamp(y, 0, kTileSide - 1), cz = std::clamp(z, 0, kTileSide - 1);
+              for (int x = x0; x < x1; ++x) {
+                const int cx = std::clamp(x, 0, kTileSide - 1);
+                row[x] = own[SortedTileList::voxel_index(cx, cy, cz)] < 0 ? -gamma : gamma;
+              }
+            } else if (centre) {
+              const float* from = own + SortedTileList::voxel_index(0, y, z);
+              for (int x = 0; x < kTileSide; ++x) row[x] = from[x];
+            } else {
+              const size_t from = size_t(source) * kTileVoxels +
+                                  SortedTileList::voxel_index(0, y - dy * kTileSide, z - dz * kTileSide) - dx * kTileSide;
+              for (int x = x0; x < x1; ++x) row[x] = value_at(from + x);
+            }
           }
-        } else {
-          const size_t from = size_t(source) * kTileVoxels +
-                              SortedTileList::voxel_index(0, y - dy * kTileSide, z - dz * kTileSide) - dx * kTileSide;
-          for (int x = kRunStart[run]; x < kRunEnd[run]; ++x) row[x] = value_at(from + x);
-        }
       }
-    }
 }
 
 }  // namespace

@@ -15,9 +15,9 @@ int direction_of(int dx, int dy, int dz) {
 }
 
 // The block from a pool reader (SortedTileList::visit_values), one source tile at a time: the
-// tile itself and, within `reach`, each of its 26 neighbours fill a box of the block, copied
-// as rows of 1 to 4 voxels. (Walking the block row by row instead recomputes which tile every
-// short run comes from; that bookkeeping cost more than the copying.)
+// tile itself and each neighbour a stencil reads fill a box of the block, copied as rows of 1
+// to 4 voxels. (Walking the block row by row instead recomputes which tile every short run
+// comes from; that bookkeeping cost more than the copying.)
 template <class Reader>
 void gather_halo(const Reader value_at, float gamma, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels],
                  int reach) {
@@ -28,11 +28,23 @@ void gather_halo(const Reader value_at, float gamma, uint32_t id, const uint32_t
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
-        const bool centre = !dx && !dy && !dz;
+        const int offsets = (dx != 0) + (dy != 0) + (dz != 0);
+        if (offsets == 3) continue;  // corners: no stencil reads them
+        const bool centre = offsets == 0;
         const uint32_t source = centre ? id : neighbours[direction_of(dx, dy, dz)];
-        const int x0 = begin[dx + 1], x1 = end[dx + 1];
-        for (int z = begin[dz + 1]; z < end[dz + 1]; ++z)
-          for (int y = begin[dy + 1]; y < end[dy + 1]; ++y) {
+        // An edge neighbour is read one voxel deep only (mixed differences).
+        const auto span = [&](int d, int& from, int& to) {
+          from = begin[d + 1];
+          to = end[d + 1];
+          if (offsets == 2 && d < 0) from = -1;
+          if (offsets == 2 && d > 0) to = kTileSide + 1;
+        };
+        int x0, x1, y0, y1, z0, z1;
+        span(dx, x0, x1);
+        span(dy, y0, y1);
+        span(dz, z0, z1);
+        for (int z = z0; z < z1; ++z)
+          for (int y = y0; y < y1; ++y) {
             float* row = block + halo_index(0, y, z);
             if (source == UINT32_MAX) {
               // Beyond the band: ±γ by the sign of this tile's nearest voxel (per voxel, since

@@ -27,8 +27,10 @@ constexpr int halo_index(int x, int y, int z) {
 }
 
 // `neighbours[d]`: id of the neighbour in direction d (neighbour_offsets order) or UINT32_MAX.
-// Only the `reach` voxels around the tile are gathered (1..kHalo): a first-order stencil reads
-// a 6^3 core of the 10^3 block, and the rest is left as it was.
+// Only what a stencil of that reach (1..kHalo) reads is gathered: the face neighbours `reach`
+// voxels deep (the axis-aligned WENO or first-order stencils), the edge neighbours one voxel
+// deep (the mixed differences of the curvature term and flat_beyond_band), the corners not at
+// all. The rest of the block is left as it was.
 void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels],
                  int reach = kHalo);
 

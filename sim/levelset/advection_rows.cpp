@@ -6,6 +6,26 @@
 #include "sim/levelset/weno5_rows.h"
 
 namespace meniscus::sim::levelset {
+namespace {
+
+// flat_beyond_band for the four voxels of a row at once, as bits 0..3.
+uint32_t flat_lanes(const float* row, int reach, float gamma) {
+  constexpr int kAxes[3] = {1, kHaloStrideY, kHaloStrideZ};
+  const __m128 c = _mm_loadu_ps(row);
+  const auto same = [&](int offset) { return _mm_cmpeq_ps(_mm_loadu_ps(row + offset), c); };
+  __m128 flat = _mm_cmpeq_ps(abs(Float4{c}).v, _mm_set1_ps(gamma));
+  for (int k = 1; k <= reach; ++k)
+    for (const int s : kAxes) flat = _mm_and_ps(flat, _mm_and_ps(same(k * s), same(-k * s)));
+  for (int a = 0; a < 3; ++a)
+    for (int b = a + 1; b < 3; ++b) {
+      const int u = kAxes[a], v = kAxes[b];
+      flat = _mm_and_ps(flat, _mm_and_ps(_mm_and_ps(same(u + v), same(u - v)), _mm_and_ps(same(-u + v), same(-u - v))));
+    }
+  return uint32_t(_mm_movemask_ps(flat));
+}
+
+}  // namespace
+
 float advection_rate_rows(const float* block, glm::vec3 origin, float t, float gamma, const VelocityField& velocity,
                           float* rate) {
   constexpr int kStrides[3] = {1, kHaloStrideY, kHaloStrideZ};
@@ -15,12 +35,10 @@ float advection_rate_rows(const float* block, glm::vec3 origin, float t, float g
       const float* row = block + halo_index(0, y, z);
       float* out = rate + SortedTileList::voxel_index(0, y, z);
       static_assert(kTileSide == 4, "a tile row is one Float4");
-      bool flat[kTileSide], all_flat = true;
-      for (int x = 0; x < kTileSide; ++x) {
-        flat[x] = flat_beyond_band(row + x, kHaloStrideY, kHaloStrideZ, stencil_reach(Scheme::kWeno5), gamma);
-        all_flat = all_flat && flat[x];
-      }
-      if (all_flat) {
+      const uint32_t flat_bits = flat_lanes(row, stencil_reach(Scheme::kWeno5), gamma);
+      bool flat[kTileSide];
+      for (int x = 0; x < kTileSide; ++x) flat[x] = flat_bits >> x & 1;
+      if (flat_bits == 0xF) {
         for (int x = 0; x < kTileSide; ++x) out[x] = 0.0f;
         continue;
       }

@@ -1,6 +1,6 @@
 #pragma once
 // Four floats that arithmetic treats lane by lane, so that a formula written once as a template
-// (weno5.h) runs on four voxels at a time on the CPU and rounds every lane exactly as the
+// (weno5.h, upwind.h) runs on four voxels at a time on the CPU and rounds every lane exactly as the
 // float version rounds it: the same operations in the same order, each rounded on its own
 // (the callers are built without contraction into fused multiply-adds). SSE2, the x86-64
 // baseline: where it is missing (MENISCUS_HAS_FLOAT4 undefined) callers keep to floats.
@@ -30,7 +30,8 @@ struct Float4 {
   friend Float4 min(Float4 a, float b) { return min(a, splat(b)); }
   friend Float4 abs(Float4 a) { return {_mm_andnot_ps(_mm_set1_ps(-0.0f), a.v)}; }
   friend Float4 sqrt(Float4 a) { return {_mm_sqrt_ps(a.v)}; }  // correctly rounded, as std::sqrt
-  // The lanes where a > b, as a mask for choose.
+  // The lanes where a > b, as a mask for choose (a comparison of lanes has no bool; the
+  // templates compare with a constant only, hence the one form).
   friend __m128 operator>(Float4 a, float b) { return _mm_cmpgt_ps(a.v, _mm_set1_ps(b)); }
   // mask ? a : b, lane by lane.
   friend Float4 choose(__m128 mask, Float4 a, Float4 b) {

@@ -8,17 +8,17 @@
 namespace meniscus::sim::levelset {
 namespace {
 
-// flat_beyond_band for the four voxels of a row at once, as bits 0..3.
+// flat_beyond_band (upwind.h) for the four voxels of a row at once, as bits 0..3: the same
+// samples compared with the same centre.
 uint32_t flat_lanes(const float* row, int reach, float gamma) {
-  constexpr int kAxes[3] = {1, kHaloStrideY, kHaloStrideZ};
   const __m128 c = _mm_loadu_ps(row);
   const auto same = [&](int offset) { return _mm_cmpeq_ps(_mm_loadu_ps(row + offset), c); };
   __m128 flat = _mm_cmpeq_ps(abs(Float4{c}).v, _mm_set1_ps(gamma));
   for (int k = 1; k <= reach; ++k)
-    for (const int s : kAxes) flat = _mm_and_ps(flat, _mm_and_ps(same(k * s), same(-k * s)));
+    for (const int s : kHaloStrides) flat = _mm_and_ps(flat, _mm_and_ps(same(k * s), same(-k * s)));
   for (int a = 0; a < 3; ++a)
     for (int b = a + 1; b < 3; ++b) {
-      const int u = kAxes[a], v = kAxes[b];
+      const int u = kHaloStrides[a], v = kHaloStrides[b];
       flat = _mm_and_ps(flat, _mm_and_ps(_mm_and_ps(same(u + v), same(u - v)), _mm_and_ps(same(-u + v), same(-u - v))));
     }
   return uint32_t(_mm_movemask_ps(flat));
@@ -28,7 +28,6 @@ uint32_t flat_lanes(const float* row, int reach, float gamma) {
 
 float advection_rate_rows(const float* block, glm::vec3 origin, float t, float gamma, const VelocityField& velocity,
                           float* rate) {
-  constexpr int kStrides[3] = {1, kHaloStrideY, kHaloStrideZ};
   float fastest = 0.0f;
   for (int z = 0; z < kTileSide; ++z)
     for (int y = 0; y < kTileSide; ++y) {
@@ -37,7 +36,7 @@ float advection_rate_rows(const float* block, glm::vec3 origin, float t, float g
       static_assert(kTileSide == 4, "a tile row is one Float4");
       const uint32_t flat_bits = flat_lanes(row, stencil_reach(Scheme::kWeno5), gamma);
       bool flat[kTileSide];
-      for (int x = 0; x < kTileSide; ++x) flat[x] = flat_bits >> x & 1;
+      for (int x = 0; x < kTileSide; ++x) flat[x] = (flat_bits >> x) & 1;
       if (flat_bits == 0xF) {
         for (int x = 0; x < kTileSide; ++x) out[x] = 0.0f;
         continue;
@@ -50,13 +49,14 @@ float advection_rate_rows(const float* block, glm::vec3 origin, float t, float g
       Float4 dot = Float4::splat(0.0f), speed = dot;
       for (int a = 0; a < 3; ++a) {
         const Float4 ua = Float4::load(u[a]);
-        const Float4 term = ua * Weno5Row(row, kStrides[a]).upwind(ua);
-        // glm::dot's order, ((x + y) + z), and the CFL speed's.
+        const Float4 term = ua * Weno5Row(row, kHaloStrides[a]).upwind(ua);
+        // glm::dot's order, ((x + y) + z), and the CFL speed's (the per-voxel path adds it to 0,
+        // which changes nothing: an |u| is never -0).
         dot = a == 0 ? term : dot + term;
         speed = a == 0 ? abs(ua) : speed + abs(ua);
       }
       float l[kTileSide], v[kTileSide];
-      (0.0f - dot).store(l);
+      (0.0f - dot).store(l);  // as l -= dot from l = 0: +0, not -0, where dot is 0
       speed.store(v);
       for (int x = 0; x < kTileSide; ++x) {
         out[x] = flat[x] ? 0.0f : l[x];

@@ -2,7 +2,7 @@
 // The rate of pure advection, φ_t = −U·∇φ with HJ-WENO5 upwinding, for one tile four voxels (a
 // row along x) at a time: the per-voxel rate of LevelSetEvolution with no other term, and the
 // same numbers to the bit (weno5.h's formula on Float4 lanes). The WENO arithmetic, about
-// twenty divisions a voxel, is most of an advection step; four lanes share each instruction.
+// 27 divisions a voxel, is most of an advection step; four lanes share each instruction.
 #include <glm/vec3.hpp>
 
 #include "sim/common/float4.h"

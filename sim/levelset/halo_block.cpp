@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 
 #include "sim/levelset/neighbour_tracker.h"
 
@@ -16,8 +17,7 @@ int direction_of(int dx, int dy, int dz) {
 
 // The block from a pool reader (SortedTileList::visit_values), one source tile at a time: the
 // tile itself and each neighbour a stencil reads fill a box of the block, copied as rows of 1
-// to 4 voxels. (Walking the block row by row instead recomputes which tile every short run
-// comes from; that bookkeeping cost more than the copying.)
+// to 4 voxels, so which tile a row comes from is worked out once per box, not per short run.
 template <class Reader>
 void gather_halo(const Reader value_at, float gamma, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels],
                  int reach) {
@@ -70,6 +70,7 @@ void gather_halo(const Reader value_at, float gamma, uint32_t id, const uint32_t
 
 void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbours[26], float block[kHaloVoxels],
                  int reach) {
+  assert(reach >= 1 && reach <= kHalo);  // beyond kHalo the rows would run past the block
   list.visit_values([&](const auto value_at) { gather_halo(value_at, list.gamma(), id, neighbours, block, reach); });
 }
 

@@ -20,6 +20,7 @@ inline constexpr int kHalo = 3;
 inline constexpr int kHaloSide = kTileSide + 2 * kHalo;
 inline constexpr int kHaloVoxels = kHaloSide * kHaloSide * kHaloSide;
 inline constexpr int kHaloStrideY = kHaloSide, kHaloStrideZ = kHaloSide * kHaloSide;
+inline constexpr int kHaloStrides[3] = {1, kHaloStrideY, kHaloStrideZ};  // of the x, y, z neighbours
 
 // Index in the block of tile-local voxel (x, y, z), each in [-kHalo, kTileSide + kHalo).
 constexpr int halo_index(int x, int y, int z) {

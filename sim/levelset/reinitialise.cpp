@@ -30,13 +30,12 @@ void Reinitialiser::run(SortedTileList& list, const ReinitParams& params) {
       float* r = out.data() + position * kTileVoxels;
 #if defined(MENISCUS_HAS_FLOAT4)
       if (scheme == Scheme::kWeno5) {  // a row of four voxels at a time, bit-equal to the loop below
-        constexpr int kStrides[3] = {1, kHaloStrideY, kHaloStrideZ};
         for (int z = 0; z < kTileSide; ++z)
           for (int y = 0; y < kTileSide; ++y) {
             const float* row = block + halo_index(0, y, z);
             Float4 minus[3], plus[3];
             for (int a = 0; a < 3; ++a) {
-              const Weno5Row stencils(row, kStrides[a]);
+              const Weno5Row stencils(row, kHaloStrides[a]);
               minus[a] = stencils.minus();
               plus[a] = stencils.plus();
             }

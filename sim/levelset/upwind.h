@@ -4,6 +4,7 @@
 // from; the normal-speed term F|∇φ| and the reinitialisation term S(φ)(|∇φ| − 1) take
 // Godunov's |∇φ| for the sign of their speed.
 #include <algorithm>
+#include <cmath>
 
 #include <glm/glm.hpp>
 
@@ -48,7 +49,8 @@ MENISCUS_HD inline F godunov_axis(F minus, F plus, F s) {
   return max(abs(lo), abs(hi));
 }
 
-// Godunov's |∇φ| for speed s from the one-sided derivatives along x, y, z.
+// Godunov's |∇φ| for speed s from the one-sided derivatives along x, y, z. The sum starts from
+// the first square: equal to 0 + d² (godunov_normal's form), since d² is never -0.
 template <class F>
 MENISCUS_HD inline F godunov_norm(const F minus[3], const F plus[3], F s) {
   using std::sqrt;
@@ -59,11 +61,6 @@ MENISCUS_HD inline F godunov_norm(const F minus[3], const F plus[3], F s) {
     sum = sum + d * d;
   }
   return sqrt(sum);
-}
-
-MENISCUS_HD inline float godunov_norm(const OneSidedGradient& g, float s) {
-  const float minus[3] = {g.minus.x, g.minus.y, g.minus.z}, plus[3] = {g.plus.x, g.plus.y, g.plus.z};
-  return godunov_norm(minus, plus, s);
 }
 
 // The reinitialisation PDE's rate (reinitialise.h): S(φ0)(1 − |∇φ|) with the smoothed sign
@@ -102,7 +99,8 @@ MENISCUS_HD inline GodunovNormal godunov_normal(const OneSidedGradient& g, float
   return {norm, sum > 0 ? std::abs(s) * sum_abs / norm : 0.0f};
 }
 
-// Whether φ is ±γ at p[0] and across every sample a rate stencil of this reach reads: the six
+// Whether φ is ±γ at p[0] and across every sample a rate stencil of this reach reads (the same
+// test for a row of four voxels: flat_lanes in advection_rows.cpp): the six
 // faces and twelve edges of the 3^3 neighbourhood (curvature's mixed differences use no
 // corner) and the axes as far as the upwind stencil reaches. No term's differences are nonzero
 // there, and the rescaling term only pushes φ further past ±γ, where the clamp returns it.

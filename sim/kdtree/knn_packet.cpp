@@ -49,8 +49,8 @@ struct BaselineKernels {
   // distance2 for the n points of a batch: writes d2[0, n) and returns those with d2 <= limit
   // as a mask, so that the caller branches once per point that may enter its list rather than
   // once per point tested (most are beyond the limit, and that branch mispredicts).
-  static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x, float y,
-                               float z, float limit, float* d2) {
+  static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x, float y, float z,
+                               float limit, float* d2) {
     const __m128 qx = _mm_set1_ps(x), qy = _mm_set1_ps(y), qz = _mm_set1_ps(z), lim = _mm_set1_ps(limit);
     uint32_t mask = 0, j = 0;
     for (; j + 4 <= n; j += 4) {
@@ -74,8 +74,8 @@ struct BaselineKernels {
       reach |= uint32_t(box_distance2(node.lo, node.hi, q.x[l], q.y[l], q.z[l]) <= prune[l]) << l;
     return reach;
   }
-  static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x, float y,
-                               float z, float limit, float* d2) {
+  static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x, float y, float z,
+                               float limit, float* d2) {
     uint32_t mask = 0;
     for (uint32_t j = 0; j < n; ++j) {
       d2[j] = distance2(px[j], py[j], pz[j], x, y, z);
@@ -95,12 +95,15 @@ struct BaselineKernels {
 struct Avx512Kernels {
   // max(a, b), in the zero-masked form: the plain one starts from an undefined register that
   // GCC 12 reports as uninitialised.
-  MENISCUS_KDTREE_AVX512_TARGET static __m512 max(__m512 a, __m512 b) { return _mm512_maskz_max_ps(__mmask16(0xFFFF), a, b); }
+  MENISCUS_KDTREE_AVX512_TARGET static __m512 max(__m512 a, __m512 b) {
+    return _mm512_maskz_max_ps(__mmask16(0xFFFF), a, b);
+  }
   MENISCUS_KDTREE_AVX512_TARGET static __m512 axis_gap(float lo, float hi, const float* x) {
     const __m512 q = _mm512_load_ps(x);
     return max(max(_mm512_sub_ps(_mm512_set1_ps(lo), q), _mm512_sub_ps(q, _mm512_set1_ps(hi))), _mm512_setzero_ps());
   }
-  MENISCUS_KDTREE_AVX512_TARGET static uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q, const float* prune) {
+  MENISCUS_KDTREE_AVX512_TARGET static uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q,
+                                                               const float* prune) {
     static_assert(kPacketSize == 16, "one 512-bit register of lanes");
     const __m512 dx = axis_gap(node.lo[0], node.hi[0], q.x);
     const __m512 dy = axis_gap(node.lo[1], node.hi[1], q.y);
@@ -108,8 +111,9 @@ struct Avx512Kernels {
     const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
     return uint32_t(_mm512_cmp_ps_mask(d2, _mm512_load_ps(prune), _CMP_LE_OQ));
   }
-  MENISCUS_KDTREE_AVX512_TARGET static uint32_t batch_within(const float* px, const float* py, const float* pz, uint32_t n, float x,
-                                         float y, float z, float limit, float* d2) {
+  MENISCUS_KDTREE_AVX512_TARGET static uint32_t batch_within(const float* px, const float* py, const float* pz,
+                                                             uint32_t n, float x, float y, float z, float limit,
+                                                             float* d2) {
     const __m512 qx = _mm512_set1_ps(x), qy = _mm512_set1_ps(y), qz = _mm512_set1_ps(z), lim = _mm512_set1_ps(limit);
     uint32_t mask = 0;
     for (uint32_t j = 0; j < n; j += 16) {
@@ -118,13 +122,15 @@ struct Avx512Kernels {
       const __m512 dx = _mm512_sub_ps(_mm512_maskz_loadu_ps(valid, px + j), qx);
       const __m512 dy = _mm512_sub_ps(_mm512_maskz_loadu_ps(valid, py + j), qy);
       const __m512 dz = _mm512_sub_ps(_mm512_maskz_loadu_ps(valid, pz + j), qz);
-      const __m512 d = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
+      const __m512 d =
+          _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
       _mm512_store_ps(d2 + j, d);
       mask |= uint32_t(_mm512_mask_cmp_ps_mask(valid, d, lim, _CMP_LE_OQ)) << j;
     }
     return mask;
   }
-  MENISCUS_KDTREE_AVX512_TARGET static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
+  MENISCUS_KDTREE_AVX512_TARGET static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2,
+                                                   uint32_t id) {
     return offer_neighbour_avx512(row_d2, row_ids, k, d2, id);
   }
 };
@@ -200,15 +206,15 @@ void walk(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& s
   scratch.nodes_visited += visited;
 }
 
-void walk_baseline(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& scratch,
-                   PacketScratch& lists) {
+void walk_baseline(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& scratch, PacketScratch& lists) {
   walk<BaselineKernels>(tree, q, k, scratch, lists);
 }
 
 #if defined(MENISCUS_KDTREE_AVX512)
 // Everything the walk calls is inlined here, where AVX-512 is enabled.
-MENISCUS_KDTREE_AVX512_TARGET __attribute__((flatten)) void walk_avx512(const KdTree& tree, const QueryPacket& q, uint32_t k,
-                                                    SearchScratch& scratch, PacketScratch& lists) {
+MENISCUS_KDTREE_AVX512_TARGET __attribute__((flatten)) void walk_avx512(const KdTree& tree, const QueryPacket& q,
+                                                                        uint32_t k, SearchScratch& scratch,
+                                                                        PacketScratch& lists) {
   walk<Avx512Kernels>(tree, q, k, scratch, lists);
 }
 #endif
@@ -240,9 +246,8 @@ const WalkChoice& choice(KnnKernels kernels) {
 
 const char* knn_kernels_name(KnnKernels kernels) { return choice(kernels).name; }
 
-void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, KnnKernels kernels,
-                       SearchScratch& scratch, PacketScratch& lists, uint32_t* const* indices,
-                       float* const* distances) {
+void search_knn_packet(const KdTree& tree, const QueryPacket& q, uint32_t k, KnnKernels kernels, SearchScratch& scratch,
+                       PacketScratch& lists, uint32_t* const* indices, float* const* distances) {
   choice(kernels).walk(tree, q, k, scratch, lists);
 
   for (uint32_t l = 0; l < q.count; ++l) {

@@ -155,7 +155,8 @@ MENISCUS_KDTREE_AVX512_TARGET inline __mmask16 greater_entries(__m512 d, __m512i
 // The same insertion, sixteen entries at a time. (The shifts use the all-lanes mask form of
 // alignr: the plain one starts from an undefined register that GCC 12 reports as maybe
 // uninitialised.)
-MENISCUS_KDTREE_AVX512_TARGET inline float offer_neighbour_avx512(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
+MENISCUS_KDTREE_AVX512_TARGET inline float offer_neighbour_avx512(float* row_d2, uint32_t* row_ids, uint32_t k,
+                                                                  float d2, uint32_t id) {
   const __m512 x = _mm512_set1_ps(d2);
   const __m512i xi = _mm512_set1_epi32(int(id));
   const uint32_t blocks = (k + kListBlock - 1) / kListBlock;

@@ -2,9 +2,8 @@
 // per-voxel float functions they stand in for, to the bit, on random halo blocks: the band's
 // ±γ plateaus (so that whole rows and single lanes are flat beyond the band), signed zeros,
 // both signs, and velocities with zero components.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -29,8 +28,10 @@ std::vector<float> random_block(uint32_t seed) {
   std::vector<float> block(kHaloVoxels);
   for (float& v : block) {
     const int k = kind(rng);
-    if (seed % 2 == 0) v = k < 97 ? kGamma : inside(rng);
-    else v = k < 25 ? kGamma : k < 40 ? -kGamma : k < 45 ? -0.0f : k < 50 ? 0.0f : inside(rng);
+    if (seed % 2 == 0)
+      v = k < 97 ? kGamma : inside(rng);
+    else
+      v = k < 25 ? kGamma : k < 40 ? -kGamma : k < 45 ? -0.0f : k < 50 ? 0.0f : inside(rng);
   }
   return block;
 }

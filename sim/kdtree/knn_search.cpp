@@ -35,7 +35,9 @@ void bounded_search(const KdTree& tree, float x, float y, float z, float accept2
   const KdNode* nodes = tree.nodes.data();
   const float *px = tree.x.data(), *py = tree.y.data(), *pz = tree.z.data();
   const uint32_t* ids = tree.ids.data();
-  uint64_t* best = s.best.data();
+  s.best.clear(0);
+  float* best_d2 = s.best.row_d2(0);
+  uint32_t* best_ids = s.best.row_ids(0);
   uint32_t* stack = s.stack.data();
   uint32_t found = 0;
   // `limit`: points farther are not kept. `prune`: boxes farther are skipped.
@@ -63,8 +65,12 @@ void bounded_search(const KdTree& tree, float x, float y, float z, float accept2
         for (uint32_t j = 0; j < n; ++j) {
           const float d = d2[j];
           if (d > limit) continue;
-          limit = offer_neighbour(best, found, k, neighbour_key(d, ids[b + j]), limit);
-          prune = found == k ? prune_bound(limit) : prune;
+          const float kth = offer_neighbour_baseline(best_d2, best_ids, k, d, ids[b + j]);
+          found += found < k;
+          if (found == k) {
+            limit = kth;
+            prune = prune_bound(limit);
+          }
         }
       }
     }
@@ -96,8 +102,8 @@ float search_knn(const KdTree& tree, float x, float y, float z, float r0, uint32
   }
   const uint32_t take = scratch.found;
   for (uint32_t j = 0; j < take; ++j) {
-    indices[j] = key_index(scratch.best[j]);
-    distances[j] = std::sqrt(key_distance2(scratch.best[j]));
+    indices[j] = scratch.best.index(0, j);
+    distances[j] = std::sqrt(scratch.best.distance2(0, j));
   }
   return take > 0 ? distances[take - 1] : 0.0f;
 }

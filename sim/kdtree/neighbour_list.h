@@ -1,6 +1,6 @@
 #pragma once
 // The k nearest found so far for one query on the CPU (internal to sim/kdtree), sorted by
-// (squared distance, input index) — the order neighbour_key gives — as two arrays that SIMD
+// (squared distance, input index), ties to the lower index, as two arrays that SIMD
 // reads a block of entries at a time. An offer is inserted by one pass of compares and blends
 // over the list, with no branch that depends on the distances (but a rarely taken one for
 // equal distances): in a KNN search the place a point takes is unpredictable, and a shifting

@@ -35,15 +35,14 @@ float advection_rate_rows(const float* block, glm::vec3 origin, float t, float g
       float* out = rate + SortedTileList::voxel_index(0, y, z);
       static_assert(kTileSide == 4, "a tile row is one Float4");
       const uint32_t flat_bits = flat_lanes(row, stencil_reach(Scheme::kWeno5), gamma);
-      bool flat[kTileSide];
-      for (int x = 0; x < kTileSide; ++x) flat[x] = (flat_bits >> x) & 1;
+      const auto flat = [&](int x) { return (flat_bits >> x) & 1; };
       if (flat_bits == 0xF) {
         for (int x = 0; x < kTileSide; ++x) out[x] = 0.0f;
         continue;
       }
       float u[3][kTileSide];
       for (int x = 0; x < kTileSide; ++x) {
-        const glm::vec3 ux = flat[x] ? glm::vec3(0.0f) : velocity(origin + glm::vec3(x, y, z), t);
+        const glm::vec3 ux = flat(x) ? glm::vec3(0.0f) : velocity(origin + glm::vec3(x, y, z), t);
         for (int a = 0; a < 3; ++a) u[a][x] = ux[a];
       }
       Float4 dot = Float4::splat(0.0f), speed = dot;
@@ -59,8 +58,8 @@ float advection_rate_rows(const float* block, glm::vec3 origin, float t, float g
       (0.0f - dot).store(l);  // as l -= dot from l = 0: +0, not -0, where dot is 0
       speed.store(v);
       for (int x = 0; x < kTileSide; ++x) {
-        out[x] = flat[x] ? 0.0f : l[x];
-        if (!flat[x]) fastest = std::max(fastest, v[x]);
+        out[x] = flat(x) ? 0.0f : l[x];
+        if (!flat(x)) fastest = std::max(fastest, v[x]);
       }
     }
   return fastest;

@@ -115,9 +115,9 @@ int mesh_volume(const MeshOptions& options) {
   } else {
     sim::McStats stats;
     mesh = sim::MarchingCubes().extract(volume, *options.iso, &stats);
-    const double ms = stats.classify_ms + stats.build_ms + stats.extract_ms;
-    std::printf("time: load %.1f ms, classify %.1f ms, build %.1f ms, extract %.1f ms (%.0f M cells/s, cpu)\n", load_ms,
-                stats.classify_ms, stats.build_ms, stats.extract_ms, ms > 0 ? stats.cells / ms / 1e3 : 0.0);
+    const double ms = stats.classify_ms + stats.scan_ms + stats.extract_ms;
+    std::printf("time: load %.1f ms, classify %.1f ms, scan %.1f ms, extract %.1f ms (%.0f M cells/s, cpu)\n", load_ms,
+                stats.classify_ms, stats.scan_ms, stats.extract_ms, ms > 0 ? stats.cells / ms / 1e3 : 0.0);
   }
   sim::write_mesh(options.output, mesh);
   std::printf("%zu triangles, %zu vertices -> %s\n", mesh.triangles.size(), mesh.positions.size(),

@@ -1,25 +1,29 @@
 #pragma once
-// Marching cubes as HistoPyramid stream compaction and expansion (Dyken et al. §4): classify
-// every cell (its case fixes how many vertices it emits), build the pyramid over the cells,
-// then turn each output key index into one vertex by traversal. The CPU reference; GPU
-// versions are checked against it. The Vulkan version lays cells out in the paper's flat 3D
-// layout (FlatLayout); this one and the CUDA one use the 1D chunk/layer layout of §4.3
-// (chunked_layout.h), whose chunks are consecutive cells of a row.
+// Marching cubes on the CPU: the reference the Vulkan and CUDA HistoPyramid extractions are
+// checked against, and a fast extractor in its own right (`meniscus mesh`, the benchmarks).
+//
+// Where the GPU versions compact and expand through a HistoPyramid (Dyken et al. §4), a CPU
+// thread walks its cells in order anyway, so the compaction here is a running count: each
+// thread takes a block of z-slices and streams through it once, turning samples into inside
+// bits (sample_masks.h), making the vertices of the crossed edges while the samples are in
+// cache (slice_vertices.h) and counting each cell row's triangle corners (cell_rows.h); a scan
+// over the blocks places them, and a second pass over the bits alone writes the triangles.
+// The output is the same as the pyramid's: vertices in edge-id order, triangles in cell order.
 //
 // Tie rule: a sample equal to the iso value counts as inside (f >= iso).
-#include <array>
 #include <cstdint>
 #include <vector>
 
-#include "sim/histopyramid/chunked_pyramid.h"
+#include "engine/core/uninitialized_vector.h"
 #include "sim/histopyramid/indexed_mesh.h"
 #include "sim/histopyramid/sample_masks.h"
+#include "sim/histopyramid/slice_vertices.h"
 #include "sim/histopyramid/volume.h"
 
 namespace meniscus::sim {
 
-// Cells (x, y, z) laid out as z-slices tiled over a square 2D base, as the paper's Flat 3D
-// layout: cell -> (u, v) = (tile_x * cx + x, tile_y * cy + y), tile = tile_y * tiles_per_row + tile_x.
+// The Vulkan extraction's cells (x, y, z), laid out as z-slices tiled over a square 2D base,
+// as the paper's Flat 3D layout: cell -> (u, v) = (tile_x * cx + x, tile_y * cy + y), tile = tile_y * tiles_per_row + tile_x.
 struct FlatLayout {
   glm::uvec3 cells{0};
   uint32_t tiles_per_row = 0;
@@ -34,14 +38,16 @@ struct FlatLayout {
 struct McStats {
   uint64_t cells = 0;
   uint64_t triangles = 0;
-  double classify_ms = 0, build_ms = 0, extract_ms = 0;
+  // First pass (inside bits, vertices, corner counts), the scan and allocation between the
+  // passes, and the second pass (vertex copy, triangles).
+  double classify_ms = 0, scan_ms = 0, extract_ms = 0;
 };
 
 class MarchingCubes {
  public:
   // Throws InputError naming the volume when `iso` is outside its value range or non-finite.
   // `vertex_edges`, when given, receives each mesh vertex's edge id (see edge_id). An object
-  // keeps its pyramid and scratch memory between calls, so re-extracting (a moving iso value,
+  // keeps its masks and per-block vertices between calls, so re-extracting (a moving iso value,
   // an evolving level set) does not pay for fresh pages every time.
   IndexedMesh extract(const Volume& volume, float iso, McStats* stats = nullptr,
                       std::vector<uint64_t>* vertex_edges = nullptr);
@@ -53,18 +59,25 @@ class MarchingCubes {
   static uint64_t edge_id(const Volume& volume, uint32_t x, uint32_t y, uint32_t z, int edge);
 
  private:
-  uint64_t classify_cells(const std::array<uint8_t, 256>& counts, uint32_t z_begin, uint32_t z_end);
-  void make_vertices(const Volume& volume, float iso, uint32_t z_begin, uint32_t z_end, IndexedMesh& mesh,
-                     std::vector<uint64_t>* vertex_edges) const;
-  void write_corners(IndexedMesh& mesh) const;
+  // A run of z-slices one thread takes through the first pass: the vertices of its sample
+  // slices, numbered from 0 within it, and the totals the scan places it by.
+  struct SliceBlock {
+    uint32_t z_begin = 0, z_end = 0;
+    UninitializedVector<glm::vec3> positions, normals;
+    UninitializedVector<uint64_t> edge_ids;
+    CrossedEdges crossed;  // of the slice in hand
+    uint64_t vertices = 0;
+    uint64_t first_vertex = 0;  // set by the scan
+    SampleCensus census;
+  };
+  void first_pass(const Volume& volume, float iso, SliceBlock& block, bool with_edges);
+  void write_slice_triangles(uint32_t z, IndexedMesh& mesh) const;
 
-  ChunkedHistoPyramid pyramid_;
   SampleMasks masks_;
-  uint32_t row_stride_ = 0;  // base elements per cell row (chunked_row_stride)
-  size_t last_vertices_ = 0;  // reserved up front next time
+  std::vector<SliceBlock> blocks_;
+  std::vector<uint32_t> row_corners_;          // per cell row: the triangle corners it emits
+  std::vector<uint64_t> slice_first_corner_;   // per cell slice: its first triangle corner
+  std::vector<uint32_t> slice_vertex_base_;    // per sample slice: its block's first vertex
 };
-
-// Base elements per cell row in the chunked layout (see chunked_layout.h).
-inline uint32_t chunked_row_stride(uint32_t cells_x) { return chunked::row_stride(cells_x); }
 
 }  // namespace meniscus::sim

@@ -1,18 +1,19 @@
 #include "sim/histopyramid/sample_masks.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
-
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include <algorithm>
 
 namespace meniscus::sim {
 namespace {
 
 // Inside bits of n <= 64 samples. NaN compares false: outside, as f >= iso says.
-uint64_t inside_word(const float* f, uint32_t n, float iso) {
+uint64_t inside_word_baseline(const float* f, uint32_t n, float iso) {
   uint64_t bits = 0;
   uint32_t x = 0;
 #if defined(__SSE2__)
@@ -29,6 +30,71 @@ uint64_t inside_word(const float* f, uint32_t n, float iso) {
   return bits;
 }
 
+// The census of a row's words (bits past the row's end are 0 and do not count as outside).
+SampleCensus row_census(const uint64_t* bits, uint32_t nx, uint32_t words) {
+  const uint64_t last_full = nx % 64 ? (uint64_t(1) << (nx % 64)) - 1 : ~uint64_t(0);
+  uint64_t any = 0, all = ~uint64_t(0);
+  for (uint32_t w = 0; w < words; ++w) {
+    any |= bits[w];
+    all &= w + 1 < words ? bits[w] : bits[w] | ~last_full;
+  }
+  return {any != 0, all != ~uint64_t(0)};
+}
+
+SampleCensus classify_slice_baseline(const float* f, uint32_t nx, uint32_t rows, uint32_t words, float iso,
+                                     uint64_t* out) {
+  SampleCensus census;
+  for (uint32_t y = 0; y < rows; ++y, f += nx, out += words) {
+    for (uint32_t w = 0; w < words; ++w) out[w] = inside_word_baseline(f + 64 * w, std::min(64u, nx - 64 * w), iso);
+    census |= row_census(out, nx, words);
+  }
+  return census;
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define MENISCUS_MC_AVX512 1
+// One compare gives 16 bits; a masked load reads nothing past the row's end. NaN compares
+// false (ordered compare), as above.
+__attribute__((target("avx512f"))) SampleCensus classify_slice_avx512(const float* f, uint32_t nx, uint32_t rows,
+                                                                      uint32_t words, float iso, uint64_t* out) {
+  const __m512 level = _mm512_set1_ps(iso);
+  SampleCensus census;
+  for (uint32_t y = 0; y < rows; ++y, f += nx, out += words) {
+    const uint32_t full = nx / 64;
+    for (uint32_t w = 0; w < full; ++w) {
+      const float* p = f + 64 * w;
+      for (int line = 0; line < 4; ++line) _mm_prefetch(reinterpret_cast<const char*>(p + 1024 + 16 * line), _MM_HINT_T0);
+      const uint64_t a = _mm512_cmp_ps_mask(_mm512_loadu_ps(p), level, _CMP_GE_OQ);
+      const uint64_t b = _mm512_cmp_ps_mask(_mm512_loadu_ps(p + 16), level, _CMP_GE_OQ);
+      const uint64_t c = _mm512_cmp_ps_mask(_mm512_loadu_ps(p + 32), level, _CMP_GE_OQ);
+      const uint64_t d = _mm512_cmp_ps_mask(_mm512_loadu_ps(p + 48), level, _CMP_GE_OQ);
+      out[w] = a | b << 16 | c << 32 | d << 48;
+    }
+    if (full < words) {
+      const uint32_t n = nx - 64 * full;
+      uint64_t bits = 0;
+      for (uint32_t x = 0; x < n; x += 16) {
+        const __mmask16 lanes = n - x >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - x)) - 1);
+        const __m512 v = _mm512_maskz_loadu_ps(lanes, f + 64 * full + x);
+        bits |= uint64_t(_mm512_mask_cmp_ps_mask(lanes, v, level, _CMP_GE_OQ)) << x;
+      }
+      out[full] = bits;
+    }
+    census |= row_census(out, nx, words);
+  }
+  return census;
+}
+#endif
+
+using ClassifySlice = SampleCensus (*)(const float*, uint32_t, uint32_t, uint32_t, float, uint64_t*);
+
+ClassifySlice fastest_classify_slice() {
+#if defined(MENISCUS_MC_AVX512)
+  if (__builtin_cpu_supports("avx512f")) return classify_slice_avx512;
+#endif
+  return classify_slice_baseline;
+}
+
 }  // namespace
 
 void resize_masks(SampleMasks& masks, glm::uvec3 dims) {
@@ -38,63 +104,11 @@ void resize_masks(SampleMasks& masks, glm::uvec3 dims) {
   masks.first_vertex.resize(masks.inside.size());
 }
 
-SampleCensus classify_samples(const Volume& volume, float iso, SampleMasks& masks, uint32_t z_begin, uint32_t z_end) {
-  const uint32_t words = masks.words, nx = volume.dims.x;
-  const uint64_t last_full = nx % 64 ? (uint64_t(1) << (nx % 64)) - 1 : ~uint64_t(0);
-  // Whether some sample is inside and some outside: with both there is a surface and the iso
-  // value is inside the data range, so the range itself is only needed when there is none.
-  return tbb::parallel_reduce(
-      tbb::blocked_range<uint32_t>(z_begin * volume.dims.y, z_end * volume.dims.y, 64), SampleCensus{},
-      [&](const tbb::blocked_range<uint32_t>& r, SampleCensus census) {
-        for (uint32_t row = r.begin(); row != r.end(); ++row) {
-          const float* f = volume.values.data() + size_t(row) * nx;
-          uint64_t* out = masks.inside.data() + size_t(row) * words;
-          uint64_t any = 0, all = ~uint64_t(0);
-          for (uint32_t w = 0; w < words; ++w) {
-            const uint32_t n = w + 1 < words ? 64 : nx - 64 * w;
-            const uint64_t bits = inside_word(f + 64 * w, n, iso);
-            out[w] = bits;
-            any |= bits;
-            all &= w + 1 < words ? bits : bits | ~last_full;
-          }
-          census.any_inside |= any != 0;
-          census.any_outside |= all != ~uint64_t(0);
-        }
-        return census;
-      },
-      [](SampleCensus a, SampleCensus b) {
-        return SampleCensus{a.any_inside || b.any_inside, a.any_outside || b.any_outside};
-      });
-}
-
-uint64_t number_crossings(SampleMasks& masks, uint32_t z_begin, uint32_t z_end, uint64_t first) {
-  const uint32_t row_begin = z_begin * masks.dims.y, row_end = z_end * masks.dims.y, words = masks.words;
-  std::vector<uint32_t> totals(row_end - row_begin);
-  // Per-word counts and per-row totals in parallel, then the rows' bases in one short scan,
-  // then each row's words offset by its base.
-  tbb::parallel_for(tbb::blocked_range<uint32_t>(row_begin, row_end, 256), [&](const tbb::blocked_range<uint32_t>& r) {
-    for (uint32_t row = r.begin(); row != r.end(); ++row) {
-      const bool has_y = row % masks.dims.y + 1 < masks.dims.y, has_z = row / masks.dims.y + 1 < masks.dims.z;
-      uint32_t running = 0;
-      for (uint32_t w = 0; w < words; ++w) {
-        const SampleMasks::Crossings c = masks.crossings(row, w, has_y, has_z);
-        masks.first_vertex[size_t(row) * words + w] = running;
-        running += uint32_t(std::popcount(c.x) + std::popcount(c.y) + std::popcount(c.z));
-      }
-      totals[row - row_begin] = running;
-    }
-  });
-  uint64_t total = first;
-  for (uint32_t& t : totals) {
-    const uint64_t count = t;
-    t = uint32_t(total);  // wraps past 2^32, which the caller refuses
-    total += count;
-  }
-  tbb::parallel_for(tbb::blocked_range<uint32_t>(row_begin, row_end, 256), [&](const tbb::blocked_range<uint32_t>& r) {
-    for (uint32_t row = r.begin(); row != r.end(); ++row)
-      for (uint32_t w = 0; w < words; ++w) masks.first_vertex[size_t(row) * words + w] += totals[row - row_begin];
-  });
-  return total;
+SampleCensus classify_slice(const Volume& volume, float iso, SampleMasks& masks, uint32_t z) {
+  static const ClassifySlice classify = fastest_classify_slice();
+  const size_t first_row = size_t(z) * volume.dims.y;
+  return classify(volume.values.data() + first_row * volume.dims.x, volume.dims.x, volume.dims.y, masks.words, iso,
+                  masks.inside.data() + first_row * masks.words);
 }
 
 }  // namespace meniscus::sim

@@ -41,14 +41,16 @@ struct SampleMasks {
 
 struct SampleCensus {
   bool any_inside = false, any_outside = false;
+  SampleCensus& operator|=(SampleCensus other) {
+    any_inside |= other.any_inside;
+    any_outside |= other.any_outside;
+    return *this;
+  }
 };
 
 // Sizes the masks for `dims` (contents kept: memory is reused from extraction to extraction).
 void resize_masks(SampleMasks& masks, glm::uvec3 dims);
-// The inside bits of the samples of slices [z_begin, z_end), rows in parallel.
-SampleCensus classify_samples(const Volume& volume, float iso, SampleMasks& masks, uint32_t z_begin, uint32_t z_end);
-// first_vertex for the rows of slices [z_begin, z_end), numbering on from `first`; needs the
-// bits of slice z_end too (z-edges). Returns the count after these slices (the next `first`).
-uint64_t number_crossings(SampleMasks& masks, uint32_t z_begin, uint32_t z_end, uint64_t first);
-
+// The inside bits of the samples of slice z, on the calling thread (AVX-512 where the CPU has
+// it: one compare gives 16 bits).
+SampleCensus classify_slice(const Volume& volume, float iso, SampleMasks& masks, uint32_t z);
 }  // namespace meniscus::sim

@@ -1,4 +1,4 @@
-// Marching cubes through the HistoPyramid against a direct loop, geometry and topology.
+// Marching cubes against a direct loop over the cells, geometry and topology.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -13,23 +13,25 @@ namespace meniscus::sim {
 namespace {
 
 // A random field surrounded by a layer of "outside" samples, so every surface is closed.
-Volume padded_random(uint32_t n, uint32_t seed, int levels) {
+Volume padded_random(glm::uvec3 dims, uint32_t seed, int levels) {
   Volume v;
-  v.dims = {n, n, n};
+  v.dims = dims;
   v.source = "random";
-  v.values.resize(size_t(n) * n * n);
+  v.values.resize(size_t(dims.x) * dims.y * dims.z);
   std::mt19937 rng(seed);
-  for (uint32_t z = 0; z < n; ++z)
-    for (uint32_t y = 0; y < n; ++y)
-      for (uint32_t x = 0; x < n; ++x) {
-        const bool border = x == 0 || y == 0 || z == 0 || x == n - 1 || y == n - 1 || z == n - 1;
+  for (uint32_t z = 0; z < dims.z; ++z)
+    for (uint32_t y = 0; y < dims.y; ++y)
+      for (uint32_t x = 0; x < dims.x; ++x) {
+        const bool border = x == 0 || y == 0 || z == 0 || x == dims.x - 1 || y == dims.y - 1 || z == dims.z - 1;
         // Integer levels make many samples equal to the iso value: the tie rule is exercised.
         v.values[v.index(x, y, z)] = border ? 0.0f : float(rng() % levels);
       }
   return v;
 }
 
-// The triangles as sorted triples of edge ids, straight from a loop over cells (no pyramid).
+Volume padded_random(uint32_t n, uint32_t seed, int levels) { return padded_random({n, n, n}, seed, levels); }
+
+// The triangles as triples of edge ids, in cell order, straight from a loop over the cells.
 std::vector<std::array<uint64_t, 3>> direct_triangles(const Volume& v, float iso) {
   std::vector<std::array<uint64_t, 3>> out;
   for (uint32_t z = 0; z + 1 < v.dims.z; ++z)
@@ -47,22 +49,70 @@ std::vector<std::array<uint64_t, 3>> direct_triangles(const Volume& v, float iso
 
 }  // namespace
 
-TEST_CASE("pyramid extraction yields exactly the direct loop's triangles", "[marching_cubes]") {
-  for (uint32_t seed : {1u, 2u, 3u}) {
-    const Volume v = padded_random(17 + seed, seed, 3);
+TEST_CASE("extraction yields exactly the direct loop's triangles, in cell order", "[marching_cubes]") {
+  // Cubes, and boxes whose rows cross 64-sample mask words (131 = 2 * 64 + 3, 65, 64) and whose
+  // slices split into uneven blocks between the threads.
+  std::vector<Volume> volumes;
+  for (uint32_t seed : {1u, 2u, 3u}) volumes.push_back(padded_random(17 + seed, seed, 3));
+  volumes.push_back(padded_random({131, 9, 23}, 4, 3));
+  volumes.push_back(padded_random({65, 7, 11}, 5, 2));
+  volumes.push_back(padded_random({64, 66, 5}, 6, 4));
+  volumes.push_back(padded_random({2 + 1, 3, 70}, 7, 3));
+  for (const Volume& v : volumes) {
+    INFO(v.dims.x << "x" << v.dims.y << "x" << v.dims.z);
     McStats stats;
     std::vector<uint64_t> vertex_edges;
     const IndexedMesh mesh = MarchingCubes().extract(v, 1.0f, &stats, &vertex_edges);
-    auto expected = direct_triangles(v, 1.0f);
+    const auto expected = direct_triangles(v, 1.0f);
     CHECK(stats.triangles == expected.size());
     CHECK(stats.cells == uint64_t(v.dims.x - 1) * (v.dims.y - 1) * (v.dims.z - 1));
-    // Same triangles, in any order: compare the sorted lists of edge-id triples.
     std::vector<std::array<uint64_t, 3>> got;
     for (const glm::uvec3& t : mesh.triangles) got.push_back({vertex_edges[t.x], vertex_edges[t.y], vertex_edges[t.z]});
-    std::sort(got.begin(), got.end());
-    std::sort(expected.begin(), expected.end());
     CHECK(got == expected);
+    // One vertex per crossed edge, in edge-id order.
+    CHECK(std::is_sorted(vertex_edges.begin(), vertex_edges.end()));
+    CHECK(std::adjacent_find(vertex_edges.begin(), vertex_edges.end()) == vertex_edges.end());
   }
+}
+
+TEST_CASE("each vertex interpolates its edge, and its normal the gradients at the ends", "[marching_cubes][geometry]") {
+  // A smooth field with the surface touching every border, so the one-sided differences and
+  // the sixteen-edge batches with border lanes are both exercised.
+  Volume v = make_field("cayley", 70);
+  v.spacing = {0.5f, 1.0f, 2.0f};
+  v.origin = {-3.0f, 1.0f, 0.25f};
+  std::vector<uint64_t> vertex_edges;
+  const IndexedMesh mesh = MarchingCubes().extract(v, 0.0f, nullptr, &vertex_edges);
+  REQUIRE(mesh.positions.size() > 1000);
+  auto gradient = [&](glm::ivec3 p) {
+    glm::dvec3 g;
+    for (int axis = 0; axis < 3; ++axis) {
+      glm::ivec3 lo = p, hi = p;
+      lo[axis] = std::max(p[axis] - 1, 0);
+      hi[axis] = std::min(p[axis] + 1, int(v.dims[axis]) - 1);
+      g[axis] = (double(v.at(hi.x, hi.y, hi.z)) - v.at(lo.x, lo.y, lo.z)) / (hi[axis] - lo[axis]) / v.spacing[axis];
+    }
+    return g;
+  };
+  size_t off = 0;
+  for (size_t i = 0; i < mesh.positions.size(); ++i) {
+    const uint64_t sample = vertex_edges[i] / 3;
+    const int axis = int(vertex_edges[i] % 3);
+    const glm::ivec3 a(int(sample % v.dims.x), int(sample / v.dims.x % v.dims.y), int(sample / v.dims.x / v.dims.y));
+    glm::ivec3 e = a;
+    ++e[axis];
+    const double fa = v.at(a.x, a.y, a.z), fe = v.at(e.x, e.y, e.z);
+    const double t = (0.0 - fa) / (fe - fa);
+    const glm::dvec3 position = glm::dvec3(v.origin) + glm::dvec3(v.spacing) * (glm::dvec3(a) + t * glm::dvec3(e - a));
+    const glm::dvec3 normal = -glm::normalize(gradient(a) * (1 - t) + gradient(e) * t);
+    const bool close = glm::length(glm::dvec3(mesh.positions[i]) - position) < 1e-5 &&
+                       glm::length(glm::dvec3(mesh.normals[i]) - normal) < 1e-4;
+    if (!close && off++ < 5)
+      FAIL_CHECK("vertex " << i << " on edge " << vertex_edges[i] << ": (" << mesh.positions[i].x << ", "
+                           << mesh.positions[i].y << ", " << mesh.positions[i].z << ") against (" << position.x << ", "
+                           << position.y << ", " << position.z << ")");
+  }
+  CHECK(off == 0);
 }
 
 TEST_CASE("closed surfaces are watertight and manifold, ties included", "[marching_cubes][topology]") {

@@ -6,12 +6,16 @@
 
 #include <glm/glm.hpp>
 
+#include "engine/core/uninitialized_vector.h"
+
 namespace meniscus::sim {
 
+// resize() leaves new elements unset: every producer writes each one, and extraction fills
+// large meshes from several threads rather than zeroing them on one first.
 struct IndexedMesh {
-  std::vector<glm::vec3> positions;
-  std::vector<glm::vec3> normals;
-  std::vector<glm::uvec3> triangles;
+  UninitializedVector<glm::vec3> positions;
+  UninitializedVector<glm::vec3> normals;
+  UninitializedVector<glm::uvec3> triangles;
 
   double area() const;
 };

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
-#include "sim/histopyramid/cell_rows.h"
+#include "sim/histopyramid/cell_slices.h"
 #include "sim/histopyramid/mc_tables.h"
 #include "sim/histopyramid/slice_vertices.h"
 
@@ -81,48 +81,64 @@ constexpr uint32_t kBlocksPerThread = 4;
 
 }  // namespace
 
+void MarchingCubes::number_slice(const Volume& volume, float iso, SliceBlock& block, uint32_t z, bool with_edges) {
+  const uint64_t first = block.vertices;
+  block.vertices = list_slice_edges(masks_, z, first, block.crossed);
+  if (block.vertices >= (uint64_t(1) << 32)) throw InputError(volume.source + ": over 2^32 vertices");
+  if (block.positions.size() < block.vertices) {
+    const size_t grown = std::max<size_t>(block.vertices, 2 * block.positions.size());
+    block.positions.resize(grown);
+    block.normals.resize(grown);
+    if (with_edges) block.edge_ids.resize(grown);
+  }
+  make_slice_vertices(volume, iso, z, block.crossed,
+                      {block.positions.data() + first, block.normals.data() + first,
+                       with_edges ? block.edge_ids.data() + first : nullptr});
+}
+
 void MarchingCubes::first_pass(const Volume& volume, float iso, SliceBlock& block, bool with_edges) {
   const glm::uvec3 dims = volume.dims;
-  block.vertices = 0;
+  const uint32_t begin = block.z_begin, end = block.z_end;
+  block.vertices = block.corners = block.boundary_corners = 0;
   block.census = {};
-  // Slice z_begin's bits were made before the blocks started; slice z_end's are the next
-  // block's to make (read here for the z-edges and the last cell slice). Bits run two slices
-  // ahead of the vertices, so the samples the gradients read at z + 2 are in cache.
-  if (block.z_begin + 1 < block.z_end) block.census |= classify_slice(volume, iso, masks_, block.z_begin + 1);
-  for (uint32_t z = block.z_begin; z < block.z_end; ++z) {
-    if (z + 2 < block.z_end) block.census |= classify_slice(volume, iso, masks_, z + 2);
-    const uint64_t first = block.vertices;
-    block.vertices = list_slice_edges(masks_, z, first, block.crossed);
-    if (block.vertices >= (uint64_t(1) << 32)) throw InputError(volume.source + ": over 2^32 vertices");
-    if (block.positions.size() < block.vertices) {
-      const size_t grown = std::max<size_t>(block.vertices, 2 * block.positions.size());
-      block.positions.resize(grown);
-      block.normals.resize(grown);
-      if (with_edges) block.edge_ids.resize(grown);
+  // Slice `begin`'s bits were made before the blocks started; slice `end`'s are the next
+  // block's to make (read here for the z-edges and the last cell slice). Bits run three slices
+  // ahead of the triangles and two ahead of the vertices, whose gradients then read samples
+  // already in cache.
+  auto classify = [&](uint32_t z) {
+    if (z < end) block.census |= classify_slice(volume, iso, masks_, z);
+  };
+  classify(begin + 1);
+  classify(begin + 2);
+  number_slice(volume, iso, block, begin, with_edges);
+  const uint32_t own_base[2] = {0, 0};
+  for (uint32_t z = begin; z < end; ++z) {
+    classify(z + 3);
+    if (z + 1 < end) {
+      // Cell slice z's vertices are all this block's: write its triangles now, numbered
+      // within the block (the copy into the mesh adds the block's first vertex).
+      number_slice(volume, iso, block, z + 1, with_edges);
+      block.corners += block.triangle_writer.write(masks_, z, own_base, block.corners_out, block.corners);
+    } else if (z + 1 < dims.z) {
+      // The last cell slice reaches into the next block's first sample slice, whose numbers
+      // are not known until the scan: count it now, write it in the second pass.
+      block.boundary_corners = count_cell_slice_corners(masks_, z);
     }
-    make_slice_vertices(volume, iso, z, block.crossed,
-                        {block.positions.data() + first, block.normals.data() + first,
-                         with_edges ? block.edge_ids.data() + first : nullptr});
-    if (z + 1 == dims.z) continue;  // the last sample slice has no cells above it
-    uint64_t slice_corners = 0;
-    for (uint32_t y = 0; y + 1 < dims.y; ++y) {
-      const uint32_t corners = count_cell_row_corners(masks_, y, z);
-      row_corners_[size_t(z) * (dims.y - 1) + y] = corners;
-      slice_corners += corners;
-    }
-    slice_first_corner_[z] = slice_corners;  // a count until the scan
   }
 }
 
-void MarchingCubes::write_slice_triangles(uint32_t z, IndexedMesh& mesh) const {
-  const uint32_t cells_y = masks_.dims.y - 1;
-  auto* corners = reinterpret_cast<uint32_t*>(mesh.triangles.data()) + slice_first_corner_[z];
-  const uint32_t vertex_base[2] = {slice_vertex_base_[z], slice_vertex_base_[z + 1]};
-  for (uint32_t y = 0; y < cells_y; ++y) {
-    const uint32_t count = row_corners_[size_t(z) * cells_y + y];
-    if (!count) continue;
-    write_cell_row_corners(masks_, y, z, vertex_base, corners);
-    corners += count;
+void MarchingCubes::second_pass(SliceBlock& block, const SliceBlock* next, IndexedMesh& mesh,
+                                std::vector<uint64_t>* vertex_edges) {
+  std::copy_n(block.positions.data(), block.vertices, mesh.positions.data() + block.first_vertex);
+  std::copy_n(block.normals.data(), block.vertices, mesh.normals.data() + block.first_vertex);
+  if (vertex_edges) std::copy_n(block.edge_ids.data(), block.vertices, vertex_edges->data() + block.first_vertex);
+  auto* corners = reinterpret_cast<uint32_t*>(mesh.triangles.data()) + block.first_corner;
+  const uint32_t base = uint32_t(block.first_vertex);
+  for (size_t i = 0; i < block.corners; ++i) corners[i] = block.corners_out[i] + base;
+  if (block.boundary_corners) {
+    const uint32_t slice_base[2] = {base, uint32_t(next->first_vertex)};
+    block.triangle_writer.write(masks_, block.z_end - 1, slice_base, block.corners_out, 0);
+    std::copy_n(block.corners_out.data(), block.boundary_corners, corners + block.corners);
   }
 }
 
@@ -130,13 +146,10 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
                                    std::vector<uint64_t>* vertex_edges) {
   if (!std::isfinite(iso)) throw InputError(volume.source + ": iso value is not finite");
   if (volume.cell_count() == 0) throw InputError(volume.source + ": needs at least 2 samples along each axis");
-  const glm::uvec3 dims = volume.dims, cells = dims - 1u;
+  const glm::uvec3 dims = volume.dims;
   if (uint64_t(dims.x) * dims.y * dims.z * 3 >= (uint64_t(1) << 32))
     throw InputError(volume.source + ": too large for 32-bit edge ids (over 1.4 G samples)");
   resize_masks(masks_, dims);
-  row_corners_.resize(size_t(cells.y) * cells.z);
-  slice_vertex_base_.resize(dims.z);
-  slice_first_corner_.resize(cells.z);
 
   // 1. Blocks of whole sample slices; each makes its first slice's bits up front, so that a
   // block can read the slice after its end without waiting for the block that owns it.
@@ -172,20 +185,16 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
     }
   }
 
-  // 2. Where each block's vertices and each slice's triangle corners start.
+  // 2. Where each block's vertices and triangle corners start.
   t = Clock::now();
   uint64_t vertices = 0, corners = 0;
   for (SliceBlock& block : blocks_) {
     block.first_vertex = vertices;
-    for (uint32_t z = block.z_begin; z < block.z_end; ++z) slice_vertex_base_[z] = uint32_t(vertices);
+    block.first_corner = corners;
     vertices += block.vertices;
-    if (vertices >= (uint64_t(1) << 32)) throw InputError(volume.source + ": over 2^32 vertices");
+    corners += block.corners + block.boundary_corners;
   }
-  for (uint64_t& first : slice_first_corner_) {
-    const uint64_t count = first;
-    first = corners;
-    corners += count;
-  }
+  if (vertices >= (uint64_t(1) << 32)) throw InputError(volume.source + ": over 2^32 vertices");
   if (corners >= (uint64_t(1) << 32)) throw InputError(volume.source + ": over 2^32 triangle corners");
   IndexedMesh mesh;
   mesh.positions.resize(vertices);
@@ -194,16 +203,11 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
   if (vertex_edges) vertex_edges->resize(vertices);
   const double scan_ms = ms_since(t);
 
-  // 3. Each block's vertices into place, then the triangles from the bits, a slice at a time
-  // (finer than the blocks, so the threads finish together).
+  // 3. Each block's vertices and triangles into place, and its last cell slice written.
   t = Clock::now();
   tbb::parallel_for(uint32_t(0), block_count, [&](uint32_t b) {
-    const SliceBlock& block = blocks_[b];
-    std::copy_n(block.positions.data(), block.vertices, mesh.positions.data() + block.first_vertex);
-    std::copy_n(block.normals.data(), block.vertices, mesh.normals.data() + block.first_vertex);
-    if (vertex_edges) std::copy_n(block.edge_ids.data(), block.vertices, vertex_edges->data() + block.first_vertex);
+    second_pass(blocks_[b], b + 1 < block_count ? &blocks_[b + 1] : nullptr, mesh, vertex_edges);
   });
-  tbb::parallel_for(uint32_t(0), cells.z, [&](uint32_t z) { write_slice_triangles(z, mesh); });
   const double extract_ms = ms_since(t);
   if (stats) *stats = {volume.cell_count(), mesh.triangles.size(), classify_ms, scan_ms, extract_ms};
   return mesh;

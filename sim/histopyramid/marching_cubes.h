@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/core/uninitialized_vector.h"
+#include "sim/histopyramid/cell_slices.h"
 #include "sim/histopyramid/indexed_mesh.h"
 #include "sim/histopyramid/sample_masks.h"
 #include "sim/histopyramid/slice_vertices.h"
@@ -59,25 +60,26 @@ class MarchingCubes {
   static uint64_t edge_id(const Volume& volume, uint32_t x, uint32_t y, uint32_t z, int edge);
 
  private:
-  // A run of z-slices one thread takes through the first pass: the vertices of its sample
-  // slices, numbered from 0 within it, and the totals the scan places it by.
+  // A run of z-slices one thread takes through the first pass: its vertices and the corners
+  // of its cell slices but the last, numbered from 0 within it, until the scan places them.
   struct SliceBlock {
     uint32_t z_begin = 0, z_end = 0;
     UninitializedVector<glm::vec3> positions, normals;
     UninitializedVector<uint64_t> edge_ids;
-    CrossedEdges crossed;  // of the slice in hand
-    uint64_t vertices = 0;
-    uint64_t first_vertex = 0;  // set by the scan
+    UninitializedVector<uint32_t> corners_out;
+    uint64_t vertices = 0, corners = 0;
+    uint64_t boundary_corners = 0;  // of the last cell slice, written in the second pass
+    uint64_t first_vertex = 0, first_corner = 0;  // set by the scan
     SampleCensus census;
+    CrossedEdges crossed;  // of the slice in hand
+    CellSliceWriter triangle_writer;
   };
+  void number_slice(const Volume& volume, float iso, SliceBlock& block, uint32_t z, bool with_edges);
   void first_pass(const Volume& volume, float iso, SliceBlock& block, bool with_edges);
-  void write_slice_triangles(uint32_t z, IndexedMesh& mesh) const;
+  void second_pass(SliceBlock& block, const SliceBlock* next, IndexedMesh& mesh, std::vector<uint64_t>* vertex_edges);
 
   SampleMasks masks_;
   std::vector<SliceBlock> blocks_;
-  std::vector<uint32_t> row_corners_;          // per cell row: the triangle corners it emits
-  std::vector<uint64_t> slice_first_corner_;   // per cell slice: its first triangle corner
-  std::vector<uint32_t> slice_vertex_base_;    // per sample slice: its block's first vertex
 };
 
 }  // namespace meniscus::sim

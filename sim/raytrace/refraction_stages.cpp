@@ -66,7 +66,7 @@ class SurfaceSource final : public RefractionSource {
     if (!producer_) return soup;
     const IndexedMesh mesh =
         extract_record_mesh(producer_->records(0.0f), producer_->record_origin(), producer_->voxel_size());
-    soup.vertices = mesh.positions;
+    soup.vertices.assign(mesh.positions.begin(), mesh.positions.end());
     soup.indices.reserve(mesh.triangles.size() * 3);
     for (const glm::uvec3& t : mesh.triangles) soup.indices.insert(soup.indices.end(), {t.x, t.y, t.z});
     return soup;

@@ -1,0 +1,218 @@
+#include "sim/histopyramid/cell_slices.h"
+
+#include <array>
+#include <bit>
+#include <stdexcept>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include "sim/histopyramid/mc_tables.h"
+
+namespace meniscus::sim {
+namespace {
+
+// Triangle corners per case (3 per triangle), small enough to stay in L1.
+const std::array<uint8_t, 256>& corner_counts() {
+  static const std::array<uint8_t, 256> table = [] {
+    std::array<uint8_t, 256> out{};
+    for (int c = 0; c < 256; ++c) out[c] = uint8_t(3 * mc::cases()[c].triangles);
+    return out;
+  }();
+  return table;
+}
+
+// Per case and output corner, where its vertex sits relative to the cell: the sample row
+// k = dy + 2 dz, and the slot 4 dx + axis past the cell's own sample x.
+struct CornerCodes {
+  std::array<std::array<uint8_t, mc::kMaxTriangles * 3>, 256> row{}, slot{};
+};
+
+const CornerCodes& corner_codes() {
+  static const CornerCodes table = [] {
+    CornerCodes t;
+    for (int c = 0; c < 256; ++c)
+      for (int i = 0; i < 3 * mc::cases()[c].triangles; ++i) {
+        const mc::Edge& e = mc::edges()[mc::cases()[c].edges[i]];
+        t.row[c][i] = uint8_t(((e.a >> 1) & 1) | ((e.a >> 2) & 1) << 1);
+        t.slot[c][i] = uint8_t((e.a & 1) * 4 + e.axis);
+      }
+    return t;
+  }();
+  return table;
+}
+
+// One word of a cell row: the inside bits of its four sample rows at cells x (lo) and x + 1
+// (hi), and which of its cells are mixed (some corner inside, some outside).
+struct CellWord {
+  uint64_t lo[4], hi[4];
+  uint64_t mixed;
+
+  CellWord(const uint64_t* const rows[4], uint32_t w, uint32_t words, uint32_t cells_x) {
+    uint64_t any = 0, all = ~uint64_t(0);
+    for (int k = 0; k < 4; ++k) {
+      lo[k] = rows[k][w];
+      hi[k] = lo[k] >> 1 | (w + 1 < words ? rows[k][w + 1] << 63 : 0);
+      any |= lo[k] | hi[k];
+      all &= lo[k] & hi[k];
+    }
+    const uint32_t left = cells_x - 64 * w;  // > 0: callers stop at the last cell's word
+    const uint64_t valid = left >= 64 ? ~uint64_t(0) : (uint64_t(1) << left) - 1;
+    mixed = any & ~all & valid;
+  }
+  uint32_t mc_case(uint32_t b) const {
+    return uint32_t(lo[0] >> b & 1) | uint32_t(hi[0] >> b & 1) << 1 | uint32_t(lo[1] >> b & 1) << 2 |
+           uint32_t(hi[1] >> b & 1) << 3 | uint32_t(lo[2] >> b & 1) << 4 | uint32_t(hi[2] >> b & 1) << 5 |
+           uint32_t(lo[3] >> b & 1) << 6 | uint32_t(hi[3] >> b & 1) << 7;
+  }
+};
+
+// The bits of the four sample rows of cell row (y, z), k = dy + 2 dz.
+struct SampleRows {
+  const uint64_t* bits[4];
+
+  SampleRows(const SampleMasks& masks, uint32_t y, uint32_t z) {
+    for (uint32_t k = 0; k < 4; ++k)
+      bits[k] = masks.inside.data() + (size_t(z + (k >> 1)) * masks.dims.y + y + (k & 1)) * masks.words;
+  }
+};
+
+uint32_t cell_words(const SampleMasks& masks) { return (masks.dims.x - 1 + 63) / 64; }
+
+// Numbers the crossed edges of sample row (y, z) into its slots, from `base` plus the row's
+// first vertex. Only crossed edges' slots are written, and only they are read.
+void number_row_slots(const SampleMasks& masks, uint32_t y, uint32_t z, uint32_t base, uint32_t* slots) {
+  const uint32_t row = z * masks.dims.y + y;
+  const bool has_y = y + 1 < masks.dims.y, has_z = z + 1 < masks.dims.z;
+  uint32_t v = masks.first_vertex[size_t(row) * masks.words] + base;
+  for (uint32_t w = 0; w < masks.words; ++w) {
+    const SampleMasks::Crossings c = masks.crossings(row, w, has_y, has_z);
+    for (uint64_t bits = c.x | c.y | c.z; bits; bits &= bits - 1) {
+      const uint32_t b = uint32_t(std::countr_zero(bits));
+      uint32_t* slot = slots + 4 * (64 * w + b);
+      slot[0] = v;
+      v += uint32_t(c.x >> b & 1);
+      slot[1] = v;
+      v += uint32_t(c.y >> b & 1);
+      slot[2] = v;
+      v += uint32_t(c.z >> b & 1);
+    }
+  }
+}
+
+// The corners of one cell row, from out[0] on; returns how many. rows[k] are the slots of
+// sample row k.
+uint32_t write_row_baseline(const SampleMasks& masks, const SampleRows& sample_rows, const uint32_t* const rows[4],
+                            uint32_t* out) {
+  const CornerCodes& codes = corner_codes();
+  const std::array<uint8_t, 256>& counts = corner_counts();
+  uint32_t written = 0;
+  for (uint32_t w = 0, n = cell_words(masks); w < n; ++w) {
+    const CellWord word(sample_rows.bits, w, masks.words, masks.dims.x - 1);
+    for (uint64_t bits = word.mixed; bits; bits &= bits - 1) {
+      const uint32_t b = uint32_t(std::countr_zero(bits)), x = 64 * w + b;
+      const uint32_t mc_case = word.mc_case(b);
+      for (uint32_t i = 0, count = counts[mc_case]; i < count; ++i)
+        out[written + i] = rows[codes.row[mc_case][i]][4 * x + codes.slot[mc_case][i]];
+      written += counts[mc_case];
+    }
+  }
+  return written;
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define MENISCUS_MC_AVX512 1
+// A case has at most five triangles, so its corners fit one 16-lane gather: per case, each
+// lane's sample row and slot.
+struct CornerLanes {
+  alignas(64) std::array<std::array<int32_t, 16>, 256> row{}, slot{};
+};
+
+const CornerLanes& corner_lanes() {
+  static const CornerLanes table = [] {
+    if (mc::max_triangles() * 3 > 16) throw std::logic_error("marching cubes: a case's corners exceed 16 lanes");
+    CornerLanes t;
+    const CornerCodes& codes = corner_codes();
+    for (int c = 0; c < 256; ++c)
+      for (int i = 0; i < corner_counts()[c]; ++i) {
+        t.row[c][i] = codes.row[c][i];
+        t.slot[c][i] = codes.slot[c][i];
+      }
+    return t;
+  }();
+  return table;
+}
+
+__attribute__((target("avx512f"))) uint32_t write_row_avx512(const SampleMasks& masks, const SampleRows& sample_rows,
+                                                             const uint32_t* const rows[4], uint32_t* out) {
+  const CornerLanes& lanes = corner_lanes();
+  const std::array<uint8_t, 256>& counts = corner_counts();
+  // Each row's slots as an offset from the first row's, to gather all four from one base.
+  const __m512i row_offsets = _mm512_setr_epi32(0, int32_t(rows[1] - rows[0]), int32_t(rows[2] - rows[0]),
+                                                int32_t(rows[3] - rows[0]), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  uint32_t written = 0;
+  for (uint32_t w = 0, n = cell_words(masks); w < n; ++w) {
+    const CellWord word(sample_rows.bits, w, masks.words, masks.dims.x - 1);
+    for (uint64_t bits = word.mixed; bits; bits &= bits - 1) {
+      const uint32_t b = uint32_t(std::countr_zero(bits)), x = 64 * w + b;
+      const uint32_t mc_case = word.mc_case(b);
+      const __mmask16 used = __mmask16((1u << counts[mc_case]) - 1);
+      const __m512i index = _mm512_add_epi32(
+          _mm512_maskz_permutexvar_epi32(0xFFFF, _mm512_load_si512(lanes.row[mc_case].data()), row_offsets),
+          _mm512_add_epi32(_mm512_load_si512(lanes.slot[mc_case].data()), _mm512_set1_epi32(int32_t(4 * x))));
+      _mm512_mask_storeu_epi32(out + written, used,
+                               _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), used, index, rows[0], 4));
+      written += counts[mc_case];
+    }
+  }
+  return written;
+}
+#endif
+
+using WriteRow = uint32_t (*)(const SampleMasks&, const SampleRows&, const uint32_t* const*, uint32_t*);
+
+WriteRow fastest_write_row() {
+#if defined(MENISCUS_MC_AVX512)
+  if (__builtin_cpu_supports("avx512f")) return write_row_avx512;
+#endif
+  return write_row_baseline;
+}
+
+}  // namespace
+
+uint64_t count_cell_slice_corners(const SampleMasks& masks, uint32_t z) {
+  const std::array<uint8_t, 256>& counts = corner_counts();
+  uint64_t corners = 0;
+  for (uint32_t y = 0; y + 1 < masks.dims.y; ++y) {
+    const SampleRows rows(masks, y, z);
+    for (uint32_t w = 0, n = cell_words(masks); w < n; ++w) {
+      const CellWord word(rows.bits, w, masks.words, masks.dims.x - 1);
+      for (uint64_t bits = word.mixed; bits; bits &= bits - 1) corners += counts[word.mc_case(uint32_t(std::countr_zero(bits)))];
+    }
+  }
+  return corners;
+}
+
+uint64_t CellSliceWriter::write(const SampleMasks& masks, uint32_t z, const uint32_t slice_base[2],
+                                UninitializedVector<uint32_t>& out, size_t at) {
+  static const WriteRow write_row = fastest_write_row();
+  const glm::uvec3 dims = masks.dims;
+  // Slots for sample rows y and y + 1 of slices z and z + 1: [2 dz + (y & 1)], each 4 dims.x.
+  const size_t stride = 4 * size_t(dims.x);
+  slots_.resize(4 * stride);
+  auto slots = [&](uint32_t y, uint32_t dz) { return slots_.data() + (2 * dz + (y & 1)) * stride; };
+  for (uint32_t dz = 0; dz < 2; ++dz) number_row_slots(masks, 0, z + dz, slice_base[dz], slots(0, dz));
+  static const size_t most_per_cell = size_t(mc::max_triangles()) * 3;
+  const size_t most_per_row = most_per_cell * (dims.x - 1);
+  const size_t first = at;
+  for (uint32_t y = 0; y + 1 < dims.y; ++y) {
+    for (uint32_t dz = 0; dz < 2; ++dz) number_row_slots(masks, y + 1, z + dz, slice_base[dz], slots(y + 1, dz));
+    if (out.size() < at + most_per_row) out.resize(std::max(at + most_per_row, 2 * out.size()));
+    const uint32_t* rows[4] = {slots(y, 0), slots(y + 1, 0), slots(y, 1), slots(y + 1, 1)};
+    at += write_row(masks, SampleRows(masks, y, z), rows, out.data() + at);
+  }
+  return at - first;
+}
+
+}  // namespace meniscus::sim

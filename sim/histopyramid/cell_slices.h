@@ -1,0 +1,34 @@
+#pragma once
+// The cells of one z-slice, from the sample bits alone: how many triangle corners they emit,
+// and the vertex index of each corner, in cell order. A cell's case is eight bits of its four
+// sample rows (y + dy, z + dz), and a word of 64 cells whose bits all agree emits nothing, so a
+// row away from the surface costs a few word operations.
+//
+// A corner's vertex is looked up, not searched for: each sample row's crossed edges are
+// numbered in order from the row's first vertex (SampleMasks::first_vertex) into slots by
+// sample and axis, and a cell reads its corners from the slots of its four rows. The rows roll
+// along y, so each sample row is numbered once per cell slice that touches it.
+#include <cstdint>
+
+#include "engine/core/uninitialized_vector.h"
+#include "sim/histopyramid/sample_masks.h"
+
+namespace meniscus::sim {
+
+// Triangle corners (three per triangle) the cells of slice z emit.
+uint64_t count_cell_slice_corners(const SampleMasks& masks, uint32_t z);
+
+class CellSliceWriter {
+ public:
+  // Writes the corners of cell slice z in cell order from out[at] on, growing `out` as needed;
+  // returns how many. first_vertex holds numbers relative to a base per sample slice:
+  // `slice_base[0]` is added for slice z, `slice_base[1]` for slice z + 1.
+  uint64_t write(const SampleMasks& masks, uint32_t z, const uint32_t slice_base[2], UninitializedVector<uint32_t>& out,
+                 size_t at);
+
+ private:
+  // Four sample rows' slots: the vertex on the edge from sample x along `axis` at 4 x + axis.
+  UninitializedVector<uint32_t> slots_;
+};
+
+}  // namespace meniscus::sim

@@ -172,10 +172,11 @@ __attribute__((target("avx512f"))) uint32_t write_row_avx512(const SampleMasks& 
 
 using WriteRow = uint32_t (*)(const SampleMasks&, const SampleRows&, const uint32_t* const*, uint32_t*);
 
-WriteRow fastest_write_row() {
+WriteRow write_row_for(McKernels kernels) {
 #if defined(MENISCUS_MC_AVX512)
-  if (__builtin_cpu_supports("avx512f")) return write_row_avx512;
+  if (mc_uses_avx512(kernels)) return write_row_avx512;
 #endif
+  (void)kernels;
   return write_row_baseline;
 }
 
@@ -196,7 +197,7 @@ uint64_t count_cell_slice_corners(const SampleMasks& masks, uint32_t z) {
 
 uint64_t CellSliceWriter::write(const SampleMasks& masks, uint32_t z, const uint32_t slice_base[2],
                                 UninitializedVector<uint32_t>& out, size_t at) {
-  static const WriteRow write_row = fastest_write_row();
+  const WriteRow write_row = write_row_for(kernels_);
   const glm::uvec3 dims = masks.dims;
   // Slots for sample rows y and y + 1 of slices z and z + 1: [2 dz + (y & 1)], each 4 dims.x.
   const size_t stride = 4 * size_t(dims.x);

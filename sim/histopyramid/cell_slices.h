@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "engine/core/uninitialized_vector.h"
+#include "sim/histopyramid/mc_kernels.h"
 #include "sim/histopyramid/sample_masks.h"
 
 namespace meniscus::sim {
@@ -20,6 +21,8 @@ uint64_t count_cell_slice_corners(const SampleMasks& masks, uint32_t z);
 
 class CellSliceWriter {
  public:
+  explicit CellSliceWriter(McKernels kernels = McKernels::kFastest) : kernels_(kernels) {}
+
   // Writes the corners of cell slice z in cell order from out[at] on, growing `out` as needed;
   // returns how many. first_vertex holds numbers relative to a base per sample slice:
   // `slice_base[0]` is added for slice z, `slice_base[1]` for slice z + 1.
@@ -29,6 +32,7 @@ class CellSliceWriter {
  private:
   // Four sample rows' slots: the vertex on the edge from sample x along `axis` at 4 x + axis.
   UninitializedVector<uint32_t> slots_;
+  McKernels kernels_;
 };
 
 }  // namespace meniscus::sim

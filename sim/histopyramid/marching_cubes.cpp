@@ -93,7 +93,8 @@ void MarchingCubes::number_slice(const Volume& volume, float iso, SliceBlock& bl
   }
   make_slice_vertices(volume, iso, z, block.crossed,
                       {block.positions.data() + first, block.normals.data() + first,
-                       with_edges ? block.edge_ids.data() + first : nullptr});
+                       with_edges ? block.edge_ids.data() + first : nullptr},
+                      kernels_);
 }
 
 void MarchingCubes::first_pass(const Volume& volume, float iso, SliceBlock& block, bool with_edges) {
@@ -106,7 +107,7 @@ void MarchingCubes::first_pass(const Volume& volume, float iso, SliceBlock& bloc
   // ahead of the triangles and two ahead of the vertices, whose gradients then read samples
   // already in cache.
   auto classify = [&](uint32_t z) {
-    if (z < end) block.census |= classify_slice(volume, iso, masks_, z);
+    if (z < end) block.census |= classify_slice(volume, iso, masks_, z, kernels_);
   };
   classify(begin + 1);
   classify(begin + 2);
@@ -156,14 +157,14 @@ IndexedMesh MarchingCubes::extract(const Volume& volume, float iso, McStats* sta
   auto t = Clock::now();
   const uint32_t threads = uint32_t(std::max(1, tbb::this_task_arena::max_concurrency()));
   const uint32_t block_count = std::min(dims.z, threads * kBlocksPerThread);
-  blocks_.resize(block_count);
+  blocks_.resize(block_count, SliceBlock(kernels_));
   for (uint32_t b = 0; b < block_count; ++b) {
     blocks_[b].z_begin = uint32_t(uint64_t(dims.z) * b / block_count);
     blocks_[b].z_end = uint32_t(uint64_t(dims.z) * (b + 1) / block_count);
   }
   std::vector<SampleCensus> first_slices(block_count);
   tbb::parallel_for(uint32_t(0), block_count, [&](uint32_t b) {
-    first_slices[b] = classify_slice(volume, iso, masks_, blocks_[b].z_begin);
+    first_slices[b] = classify_slice(volume, iso, masks_, blocks_[b].z_begin, kernels_);
   });
   tbb::parallel_for(tbb::blocked_range<uint32_t>(0, block_count, 1), [&](const tbb::blocked_range<uint32_t>& r) {
     for (uint32_t b = r.begin(); b != r.end(); ++b) first_pass(volume, iso, blocks_[b], vertex_edges != nullptr);

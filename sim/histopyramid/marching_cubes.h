@@ -17,6 +17,7 @@
 #include "engine/core/uninitialized_vector.h"
 #include "sim/histopyramid/cell_slices.h"
 #include "sim/histopyramid/indexed_mesh.h"
+#include "sim/histopyramid/mc_kernels.h"
 #include "sim/histopyramid/sample_masks.h"
 #include "sim/histopyramid/slice_vertices.h"
 #include "sim/histopyramid/volume.h"
@@ -46,6 +47,8 @@ struct McStats {
 
 class MarchingCubes {
  public:
+  explicit MarchingCubes(McKernels kernels = McKernels::kFastest) : kernels_(kernels) {}
+
   // Throws InputError naming the volume when `iso` is outside its value range or non-finite.
   // `vertex_edges`, when given, receives each mesh vertex's edge id (see edge_id). An object
   // keeps its masks and per-block vertices between calls, so re-extracting (a moving iso value,
@@ -63,6 +66,7 @@ class MarchingCubes {
   // A run of z-slices one thread takes through the first pass: its vertices and the corners
   // of its cell slices but the last, numbered from 0 within it, until the scan places them.
   struct SliceBlock {
+    explicit SliceBlock(McKernels kernels) : triangle_writer(kernels) {}
     uint32_t z_begin = 0, z_end = 0;
     UninitializedVector<glm::vec3> positions, normals;
     UninitializedVector<uint64_t> edge_ids;
@@ -78,6 +82,7 @@ class MarchingCubes {
   void first_pass(const Volume& volume, float iso, SliceBlock& block, bool with_edges);
   void second_pass(SliceBlock& block, const SliceBlock* next, IndexedMesh& mesh, std::vector<uint64_t>* vertex_edges);
 
+  McKernels kernels_;
   SampleMasks masks_;
   std::vector<SliceBlock> blocks_;
 };

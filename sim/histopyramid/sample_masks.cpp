@@ -10,6 +10,19 @@
 #include <algorithm>
 
 namespace meniscus::sim {
+
+bool mc_uses_avx512(McKernels kernels) {
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+  static const bool available = __builtin_cpu_supports("avx512f");
+  return kernels == McKernels::kFastest && available;
+#else
+  (void)kernels;
+  return false;
+#endif
+}
+
+const char* mc_kernels_name(McKernels kernels) { return mc_uses_avx512(kernels) ? "avx512" : "baseline"; }
+
 namespace {
 
 // Inside bits of n <= 64 samples. NaN compares false: outside, as f >= iso says.
@@ -88,10 +101,11 @@ __attribute__((target("avx512f"))) SampleCensus classify_slice_avx512(const floa
 
 using ClassifySlice = SampleCensus (*)(const float*, uint32_t, uint32_t, uint32_t, float, uint64_t*);
 
-ClassifySlice fastest_classify_slice() {
+ClassifySlice classify_slice_for(McKernels kernels) {
 #if defined(MENISCUS_MC_AVX512)
-  if (__builtin_cpu_supports("avx512f")) return classify_slice_avx512;
+  if (mc_uses_avx512(kernels)) return classify_slice_avx512;
 #endif
+  (void)kernels;
   return classify_slice_baseline;
 }
 
@@ -104,8 +118,8 @@ void resize_masks(SampleMasks& masks, glm::uvec3 dims) {
   masks.first_vertex.resize(masks.inside.size());
 }
 
-SampleCensus classify_slice(const Volume& volume, float iso, SampleMasks& masks, uint32_t z) {
-  static const ClassifySlice classify = fastest_classify_slice();
+SampleCensus classify_slice(const Volume& volume, float iso, SampleMasks& masks, uint32_t z, McKernels kernels) {
+  const ClassifySlice classify = classify_slice_for(kernels);
   const size_t first_row = size_t(z) * volume.dims.y;
   return classify(volume.values.data() + first_row * volume.dims.x, volume.dims.x, volume.dims.y, masks.words, iso,
                   masks.inside.data() + first_row * masks.words);

@@ -13,6 +13,7 @@
 
 #include <glm/glm.hpp>
 
+#include "sim/histopyramid/mc_kernels.h"
 #include "sim/histopyramid/volume.h"
 
 namespace meniscus::sim {
@@ -50,7 +51,7 @@ struct SampleCensus {
 
 // Sizes the masks for `dims` (contents kept: memory is reused from extraction to extraction).
 void resize_masks(SampleMasks& masks, glm::uvec3 dims);
-// The inside bits of the samples of slice z, on the calling thread (AVX-512 where the CPU has
-// it: one compare gives 16 bits).
-SampleCensus classify_slice(const Volume& volume, float iso, SampleMasks& masks, uint32_t z);
+// The inside bits of the samples of slice z, on the calling thread (with AVX-512 one compare
+// gives 16 bits).
+SampleCensus classify_slice(const Volume& volume, float iso, SampleMasks& masks, uint32_t z, McKernels kernels);
 }  // namespace meniscus::sim

@@ -136,10 +136,11 @@ MENISCUS_AVX512 void make_slice_vertices_avx512(const Volume& volume, float iso,
 
 using MakeSliceVertices = void (*)(const Volume&, float, uint32_t, const CrossedEdges&, const VertexSpans&);
 
-MakeSliceVertices fastest_make_slice_vertices() {
+MakeSliceVertices make_slice_vertices_for(McKernels kernels) {
 #if defined(MENISCUS_MC_AVX512)
-  if (__builtin_cpu_supports("avx512f")) return make_slice_vertices_avx512;
+  if (mc_uses_avx512(kernels)) return make_slice_vertices_avx512;
 #endif
+  (void)kernels;
   return make_slice_vertices_baseline;
 }
 
@@ -183,9 +184,9 @@ uint64_t list_slice_edges(SampleMasks& masks, uint32_t z, uint64_t first, Crosse
   return first + n;
 }
 
-void make_slice_vertices(const Volume& volume, float iso, uint32_t z, const CrossedEdges& edges, VertexSpans out) {
-  static const MakeSliceVertices make = fastest_make_slice_vertices();
-  make(volume, iso, z, edges, out);
+void make_slice_vertices(const Volume& volume, float iso, uint32_t z, const CrossedEdges& edges, VertexSpans out,
+                         McKernels kernels) {
+  make_slice_vertices_for(kernels)(volume, iso, z, edges, out);
 }
 
 }  // namespace meniscus::sim

@@ -13,6 +13,7 @@
 #include <glm/glm.hpp>
 
 #include "engine/core/uninitialized_vector.h"
+#include "sim/histopyramid/mc_kernels.h"
 #include "sim/histopyramid/sample_masks.h"
 #include "sim/histopyramid/volume.h"
 
@@ -35,6 +36,7 @@ struct VertexSpans {
 };
 
 // The vertices of `edges` (of slice z), written from out[0] on.
-void make_slice_vertices(const Volume& volume, float iso, uint32_t z, const CrossedEdges& edges, VertexSpans out);
+void make_slice_vertices(const Volume& volume, float iso, uint32_t z, const CrossedEdges& edges, VertexSpans out,
+                         McKernels kernels);
 
 }  // namespace meniscus::sim

@@ -57,6 +57,7 @@ struct Options {
   bool vulkan = true;
   bool cuda = true;
   bool check = false;  // exit 1 unless our shared-vertex and triangle counts equal Flying Edges'
+  sim::McKernels kernels = sim::McKernels::kFastest;
 };
 
 Options parse(int argc, char** argv) {
@@ -68,6 +69,12 @@ Options parse(int argc, char** argv) {
     else if (flag == "--no-vulkan") o.vulkan = false;
     else if (flag == "--no-cuda") o.cuda = false;
     else if (flag == "--check") o.check = true;
+    else if (flag == "--kernels") {
+      const std::string kernels = flags.value();
+      if (kernels == "fastest") o.kernels = sim::McKernels::kFastest;
+      else if (kernels == "baseline") o.kernels = sim::McKernels::kBaseline;
+      else throw InputError("--kernels: expected fastest or baseline, got '" + kernels + "'");
+    }
     else if (flag == "--sizes") {
       o.sizes.clear();
       for (const std::string& item : split_list(flags.value())) {
@@ -88,7 +95,7 @@ double median(std::vector<double> v) {
 void emit(const std::string& case_name, const sim::Volume& volume, float iso, const Options& o, const char* impl,
           const std::vector<double>& ms, uint64_t vertices, uint64_t triangles, const std::string& device,
           double reference_ms = 0, const char* vertex_kind = "shared",
-          const std::vector<std::pair<std::string, double>>& phases = {}) {
+          const std::vector<std::pair<std::string, double>>& phases = {}, const char* kernels = nullptr) {
   profile::JsonWriter json;
   const double m = median(ms);
   json.begin_object();
@@ -99,6 +106,7 @@ void emit(const std::string& case_name, const sim::Volume& volume, float iso, co
   json.key("impl").value(impl);
   json.key("device").value(device);
   json.key("threads").value(uint64_t(o.threads));
+  if (kernels) json.key("kernels").value(kernels);
   json.key("cells").value(volume.cell_count());
   json.key("ms_median").value(m);
   json.key("ms_min").value(*std::min_element(ms.begin(), ms.end()));
@@ -160,7 +168,7 @@ int run_mc(int argc, char** argv) {
 
     std::vector<double> ours, classify, scan, extract;
     sim::IndexedMesh mesh;
-    sim::MarchingCubes marching_cubes;  // one object, like the one filter VTK re-runs
+    sim::MarchingCubes marching_cubes(o.kernels);  // one object, like the one filter VTK re-runs
     for (int r = 0; r < o.repeat; ++r) {
       sim::McStats stats;
       mesh = marching_cubes.extract(c.volume, c.iso, &stats);
@@ -171,7 +179,8 @@ int run_mc(int argc, char** argv) {
     }
     emit(c.name, c.volume, c.iso, o, "meniscus-cpu", ours, mesh.positions.size(), mesh.triangles.size(),
          "cpu", vtk_ms, "shared",
-         {{"classify_ms_median", median(classify)}, {"scan_ms_median", median(scan)}, {"extract_ms_median", median(extract)}});
+         {{"classify_ms_median", median(classify)}, {"scan_ms_median", median(scan)}, {"extract_ms_median", median(extract)}},
+         sim::mc_kernels_name(o.kernels));
     // Vertices sit on crossed edges whatever the case table, so the counts must agree exactly;
     // triangles may differ only where tables split ambiguous faces differently (ours and VTK's
     // have agreed on every case measured so far, so any difference is reported).

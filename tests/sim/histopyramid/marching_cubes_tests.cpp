@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "engine/core/error.h"
@@ -113,6 +114,26 @@ TEST_CASE("each vertex interpolates its edge, and its normal the gradients at th
                            << position.y << ", " << position.z << ")");
   }
   CHECK(off == 0);
+}
+
+TEST_CASE("the AVX-512 and baseline kernels give the same mesh bit for bit", "[marching_cubes]") {
+  INFO("fastest kernels here: " << mc_kernels_name(McKernels::kFastest));
+  std::vector<std::pair<Volume, float>> cases;
+  cases.emplace_back(make_field("cayley", 70), 0.0f);
+  cases.emplace_back(make_field("torus", 131), 0.0f);
+  cases.emplace_back(padded_random({131, 9, 23}, 8, 3), 1.0f);
+  for (auto& [volume, iso] : cases) {
+    INFO(volume.source << " " << volume.dims.x << "x" << volume.dims.y << "x" << volume.dims.z);
+    std::vector<uint64_t> fast_edges, base_edges;
+    const IndexedMesh fast = MarchingCubes(McKernels::kFastest).extract(volume, iso, nullptr, &fast_edges);
+    const IndexedMesh base = MarchingCubes(McKernels::kBaseline).extract(volume, iso, nullptr, &base_edges);
+    REQUIRE(fast.positions.size() == base.positions.size());
+    REQUIRE(fast.triangles.size() == base.triangles.size());
+    CHECK(fast_edges == base_edges);
+    CHECK(std::memcmp(fast.positions.data(), base.positions.data(), fast.positions.size() * sizeof(glm::vec3)) == 0);
+    CHECK(std::memcmp(fast.normals.data(), base.normals.data(), fast.normals.size() * sizeof(glm::vec3)) == 0);
+    CHECK(std::memcmp(fast.triangles.data(), base.triangles.data(), fast.triangles.size() * sizeof(glm::uvec3)) == 0);
+  }
 }
 
 TEST_CASE("closed surfaces are watertight and manifold, ties included", "[marching_cubes][topology]") {

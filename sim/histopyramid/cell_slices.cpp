@@ -123,10 +123,11 @@ uint32_t write_row_baseline(const SampleMasks& masks, const SampleRows& sample_r
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define MENISCUS_MC_AVX512 1
-// A case has at most five triangles, so its corners fit one 16-lane gather: per case, each
-// lane's sample row and slot.
+// A case has at most five triangles, so its corners fit one register of 16 lanes. A cell's
+// twelve edges sit in slots 4 x .. 4 x + 7 of its four sample rows: two registers of 16, from
+// which each lane picks its corner's slot 8 k + 4 dx + axis.
 struct CornerLanes {
-  alignas(64) std::array<std::array<int32_t, 16>, 256> row{}, slot{};
+  alignas(64) std::array<std::array<int32_t, 16>, 256> pick{};
 };
 
 const CornerLanes& corner_lanes() {
@@ -135,34 +136,43 @@ const CornerLanes& corner_lanes() {
     CornerLanes t;
     const CornerCodes& codes = corner_codes();
     for (int c = 0; c < 256; ++c)
-      for (int i = 0; i < corner_counts()[c]; ++i) {
-        t.row[c][i] = codes.row[c][i];
-        t.slot[c][i] = codes.slot[c][i];
-      }
+      for (int i = 0; i < corner_counts()[c]; ++i) t.pick[c][i] = 8 * codes.row[c][i] + codes.slot[c][i];
     return t;
   }();
   return table;
 }
 
-__attribute__((target("avx512f"))) uint32_t write_row_avx512(const SampleMasks& masks, const SampleRows& sample_rows,
+// The cases of a word's 64 cells at once, a byte each: corner bit 2k (2k + 1) is set in the
+// cells whose sample row k is inside at x (x + 1).
+__attribute__((target("avx512f,avx512bw"))) __m512i word_cases(const CellWord& word) {
+  __m512i cases = _mm512_setzero_si512();
+  for (int k = 0; k < 4; ++k) {
+    cases = _mm512_mask_add_epi8(cases, word.lo[k], cases, _mm512_set1_epi8(char(1 << (2 * k))));
+    cases = _mm512_mask_add_epi8(cases, word.hi[k], cases, _mm512_set1_epi8(char(2 << (2 * k))));
+  }
+  return cases;
+}
+
+__attribute__((target("avx512f,avx512bw"))) uint32_t write_row_avx512(const SampleMasks& masks, const SampleRows& sample_rows,
                                                              const uint32_t* const rows[4], uint32_t* out) {
   const CornerLanes& lanes = corner_lanes();
   const std::array<uint8_t, 256>& counts = corner_counts();
-  // Each row's slots as an offset from the first row's, to gather all four from one base.
-  const __m512i row_offsets = _mm512_setr_epi32(0, int32_t(rows[1] - rows[0]), int32_t(rows[2] - rows[0]),
-                                                int32_t(rows[3] - rows[0]), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   uint32_t written = 0;
+  alignas(64) uint8_t cases[64];
   for (uint32_t w = 0, n = cell_words(masks); w < n; ++w) {
     const CellWord word(sample_rows.bits, w, masks.words, masks.dims.x - 1);
+    if (!word.mixed) continue;
+    _mm512_store_si512(cases, word_cases(word));
     for (uint64_t bits = word.mixed; bits; bits &= bits - 1) {
       const uint32_t b = uint32_t(std::countr_zero(bits)), x = 64 * w + b;
-      const uint32_t mc_case = word.mc_case(b);
-      const __mmask16 used = __mmask16((1u << counts[mc_case]) - 1);
-      const __m512i index = _mm512_add_epi32(
-          _mm512_maskz_permutexvar_epi32(0xFFFF, _mm512_load_si512(lanes.row[mc_case].data()), row_offsets),
-          _mm512_add_epi32(_mm512_load_si512(lanes.slot[mc_case].data()), _mm512_set1_epi32(int32_t(4 * x))));
-      _mm512_mask_storeu_epi32(out + written, used,
-                               _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), used, index, rows[0], 4));
+      const uint32_t mc_case = cases[b];
+      auto slots = [&](uint32_t k) __attribute__((target("avx512f"))) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[k] + 4 * x));
+      };
+      const __m512i lower = _mm512_inserti64x4(_mm512_zextsi256_si512(slots(0)), slots(1), 1);
+      const __m512i upper = _mm512_inserti64x4(_mm512_zextsi256_si512(slots(2)), slots(3), 1);
+      const __m512i corners = _mm512_permutex2var_epi32(lower, _mm512_load_si512(lanes.pick[mc_case].data()), upper);
+      _mm512_mask_storeu_epi32(out + written, __mmask16((1u << counts[mc_case]) - 1), corners);
       written += counts[mc_case];
     }
   }

@@ -1,6 +1,6 @@
 #pragma once
-// Which instruction set the CPU marching cubes' inner loops use. kFastest takes AVX-512 where
-// the CPU has it; kBaseline keeps to SSE2 (every x86-64) and plain C++ elsewhere, so the two
+// Which instruction set the CPU marching cubes' inner loops use. kFastest takes AVX-512 (F and BW)
+// where the CPU has it; kBaseline keeps to SSE2 (every x86-64) and plain C++ elsewhere, so the two
 // can be checked against each other, bit for bit, on one machine.
 namespace meniscus::sim {
 

@@ -13,7 +13,7 @@ namespace meniscus::sim {
 
 bool mc_uses_avx512(McKernels kernels) {
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-  static const bool available = __builtin_cpu_supports("avx512f");
+  static const bool available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
   return kernels == McKernels::kFastest && available;
 #else
   (void)kernels;

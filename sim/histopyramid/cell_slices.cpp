@@ -166,11 +166,14 @@ __attribute__((target("avx512f,avx512bw"))) uint32_t write_row_avx512(const Samp
     for (uint64_t bits = word.mixed; bits; bits &= bits - 1) {
       const uint32_t b = uint32_t(std::countr_zero(bits)), x = 64 * w + b;
       const uint32_t mc_case = cases[b];
-      auto slots = [&](uint32_t k) __attribute__((target("avx512f"))) {
-        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[k] + 4 * x));
+      // Rows k and k + 1's eight slots at x as the low and high halves of one register (the
+      // masked inserts: GCC 12's plain ones start from an undefined register and warn).
+      auto two_rows = [&](uint32_t k) __attribute__((target("avx512f"))) {
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[k] + 4 * x));
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[k + 1] + 4 * x));
+        return _mm512_maskz_inserti64x4(0xFF, _mm512_maskz_inserti64x4(0x0F, _mm512_setzero_si512(), a, 0), b, 1);
       };
-      const __m512i lower = _mm512_inserti64x4(_mm512_zextsi256_si512(slots(0)), slots(1), 1);
-      const __m512i upper = _mm512_inserti64x4(_mm512_zextsi256_si512(slots(2)), slots(3), 1);
+      const __m512i lower = two_rows(0), upper = two_rows(2);
       const __m512i corners = _mm512_permutex2var_epi32(lower, _mm512_load_si512(lanes.pick[mc_case].data()), upper);
       _mm512_mask_storeu_epi32(out + written, __mmask16((1u << counts[mc_case]) - 1), corners);
       written += counts[mc_case];

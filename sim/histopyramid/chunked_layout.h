@@ -1,7 +1,7 @@
 #pragma once
-// The 1D chunk/layer HistoPyramid layout of Dyken et al. §4.3, shared by the CPU build
-// (chunked_pyramid.h) and the CUDA one (marching_cubes_cuda.cu), so both hold the same numbers
-// in the same places. Plain C++17 with no dependencies: nvcc compiles it too.
+// The 1D chunk/layer HistoPyramid layout of Dyken et al. §4.3, as the CUDA marching cubes
+// (marching_cubes_cuda.cu) builds and descends it. Plain C++17 with no dependencies: nvcc
+// compiles it.
 //
 // Level 0 is the base: one count per element, in element order. Element i of level l + 1 is
 // the sum of the chunk of four elements 4i .. 4i+3 of level l, so a chunk is one aligned 4-wide

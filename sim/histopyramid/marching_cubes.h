@@ -6,9 +6,11 @@
 // thread walks its cells in order anyway, so the compaction here is a running count: each
 // thread takes a block of z-slices and streams through it once, turning samples into inside
 // bits (sample_masks.h), making the vertices of the crossed edges while the samples are in
-// cache (slice_vertices.h) and counting each cell row's triangle corners (cell_rows.h); a scan
-// over the blocks places them, and a second pass over the bits alone writes the triangles.
-// The output is the same as the pyramid's: vertices in edge-id order, triangles in cell order.
+// cache (slice_vertices.h) and writing the triangles of its cells (cell_slices.h), all numbered
+// from 0 within the block. A scan over the blocks places them; the second pass copies each
+// block into the mesh, offsetting its vertex numbers, and writes the one cell slice per block
+// that reaches into the next block's vertices. The output is the same as the pyramid's:
+// vertices in edge-id order, triangles in cell order.
 //
 // Tie rule: a sample equal to the iso value counts as inside (f >= iso).
 #include <cstdint>

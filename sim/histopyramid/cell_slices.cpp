@@ -4,7 +4,7 @@
 #include <bit>
 #include <stdexcept>
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(MENISCUS_MC_AVX512)
 #include <immintrin.h>
 #endif
 
@@ -121,8 +121,7 @@ uint32_t write_row_baseline(const SampleMasks& masks, const SampleRows& sample_r
   return written;
 }
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define MENISCUS_MC_AVX512 1
+#if defined(MENISCUS_MC_AVX512)
 // A case has at most five triangles, so its corners fit one register of 16 lanes. A cell's
 // twelve edges sit in slots 4 x .. 4 x + 7 of its four sample rows: two registers of 16, from
 // which each lane picks its corner's slot 8 k + 4 dx + axis.

@@ -1,18 +1,18 @@
 #include "sim/histopyramid/sample_masks.h"
 
+#include <algorithm>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(MENISCUS_MC_AVX512)
 #include <immintrin.h>
 #endif
-
-#include <algorithm>
 
 namespace meniscus::sim {
 
 bool mc_uses_avx512(McKernels kernels) {
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#if defined(MENISCUS_MC_AVX512)
   static const bool available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
   return kernels == McKernels::kFastest && available;
 #else
@@ -64,8 +64,7 @@ SampleCensus classify_slice_baseline(const float* f, uint32_t nx, uint32_t rows,
   return census;
 }
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define MENISCUS_MC_AVX512 1
+#if defined(MENISCUS_MC_AVX512)
 // One compare gives 16 bits; a masked load reads nothing past the row's end. NaN compares
 // false (ordered compare), as above.
 __attribute__((target("avx512f"))) SampleCensus classify_slice_avx512(const float* f, uint32_t nx, uint32_t rows,

@@ -4,7 +4,7 @@
 #include <bit>
 #include <cmath>
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(MENISCUS_MC_AVX512)
 #include <immintrin.h>
 #endif
 
@@ -55,8 +55,7 @@ void make_slice_vertices_baseline(const Volume& volume, float iso, uint32_t z, c
     make_vertex(volume, iso, {edges.x[i], edges.y[i], z}, edges.axis[i], half_inverse, out, i);
 }
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define MENISCUS_MC_AVX512 1
+#if defined(MENISCUS_MC_AVX512)
 #define MENISCUS_AVX512 __attribute__((target("avx512f")))
 
 // Sixteen edges from `first` (the lanes in `lanes`). Lanes whose edge has an end on or next to

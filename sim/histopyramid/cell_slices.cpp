@@ -152,8 +152,9 @@ __attribute__((target("avx512f,avx512bw"))) __m512i word_cases(const CellWord& w
   return cases;
 }
 
-__attribute__((target("avx512f,avx512bw"))) uint32_t write_row_avx512(const SampleMasks& masks, const SampleRows& sample_rows,
-                                                             const uint32_t* const rows[4], uint32_t* out) {
+__attribute__((target("avx512f,avx512bw"))) uint32_t write_row_avx512(const SampleMasks& masks,
+                                                                      const SampleRows& sample_rows,
+                                                                      const uint32_t* const rows[4], uint32_t* out) {
   const CornerLanes& lanes = corner_lanes();
   const std::array<uint8_t, 256>& counts = corner_counts();
   uint32_t written = 0;
@@ -201,7 +202,8 @@ uint64_t count_cell_slice_corners(const SampleMasks& masks, uint32_t z) {
     const SampleRows rows(masks, y, z);
     for (uint32_t w = 0, n = cell_words(masks); w < n; ++w) {
       const CellWord word(rows.bits, w, masks.words, masks.dims.x - 1);
-      for (uint64_t bits = word.mixed; bits; bits &= bits - 1) corners += counts[word.mc_case(uint32_t(std::countr_zero(bits)))];
+      for (uint64_t bits = word.mixed; bits; bits &= bits - 1)
+        corners += counts[word.mc_case(uint32_t(std::countr_zero(bits)))];
     }
   }
   return corners;

@@ -75,7 +75,8 @@ __attribute__((target("avx512f"))) SampleCensus classify_slice_avx512(const floa
     const uint32_t full = nx / 64;
     for (uint32_t w = 0; w < full; ++w) {
       const float* p = f + 64 * w;
-      for (int line = 0; line < 4; ++line) _mm_prefetch(reinterpret_cast<const char*>(p + 1024 + 16 * line), _MM_HINT_T0);
+      for (int line = 0; line < 4; ++line)
+        _mm_prefetch(reinterpret_cast<const char*>(p + 1024 + 16 * line), _MM_HINT_T0);
       const uint64_t a = _mm512_cmp_ps_mask(_mm512_loadu_ps(p), level, _CMP_GE_OQ);
       const uint64_t b = _mm512_cmp_ps_mask(_mm512_loadu_ps(p + 16), level, _CMP_GE_OQ);
       const uint64_t c = _mm512_cmp_ps_mask(_mm512_loadu_ps(p + 32), level, _CMP_GE_OQ);

@@ -9,9 +9,8 @@
 // Vertex order is edge-id order: by lower sample (x fastest), then axis x, y, z.
 #include <bit>
 #include <cstdint>
-#include <vector>
-
 #include <glm/glm.hpp>
+#include <vector>
 
 #include "sim/histopyramid/mc_kernels.h"
 #include "sim/histopyramid/volume.h"
@@ -20,8 +19,8 @@ namespace meniscus::sim {
 
 struct SampleMasks {
   glm::uvec3 dims{0};
-  uint32_t words = 0;              // words per sample row: ceil(dims.x / 64)
-  std::vector<uint64_t> inside;    // [row * words + w], row = z * dims.y + y; bits past dims.x are 0
+  uint32_t words = 0;                  // words per sample row: ceil(dims.x / 64)
+  std::vector<uint64_t> inside;        // [row * words + w], row = z * dims.y + y; bits past dims.x are 0
   std::vector<uint32_t> first_vertex;  // [row * words + w]: crossed edges before this word
 
   struct Crossings {
@@ -36,7 +35,8 @@ struct SampleMasks {
     // x-edges end at dims.x - 1; the last bit of `right` is 0 there, so mask it off.
     const uint32_t last = dims.x - 1 - 64 * w;  // x-edges in this word: bits < last
     const uint64_t x_valid = last >= 64 ? ~uint64_t(0) : (uint64_t(1) << last) - 1;
-    return {(here ^ right) & x_valid, has_y ? here ^ m[words + w] : 0, has_z ? here ^ m[size_t(dims.y) * words + w] : 0};
+    return {(here ^ right) & x_valid, has_y ? here ^ m[words + w] : 0,
+            has_z ? here ^ m[size_t(dims.y) * words + w] : 0};
   }
 };
 

@@ -77,21 +77,26 @@ MENISCUS_AVX512 void make_vertex_lanes(const Volume& volume, float iso, uint32_t
   __mmask16 inside = lanes & _mm512_cmpge_epi32_mask(x, one) & _mm512_cmpge_epi32_mask(y, one) &
                      _mm512_cmple_epi32_mask(ex, _mm512_set1_epi32(int(dims.x) - 2)) &
                      _mm512_cmple_epi32_mask(ey, _mm512_set1_epi32(int(dims.y) - 2));
-  if (z == 0 || z + 1 >= dims.z) inside = 0;  // a, or e of an x- or y-edge, on the z border
-  else if (z + 2 >= dims.z) inside &= ~along_z;  // a z-edge's e on it
-  const __m512i a = _mm512_add_epi32(_mm512_add_epi32(_mm512_set1_epi32(int(z) * plane), _mm512_mullo_epi32(y, _mm512_set1_epi32(line))), x);
-  const __m512i step = _mm512_mask_blend_epi32(
-      along_z, _mm512_mask_blend_epi32(along_y, one, _mm512_set1_epi32(line)), _mm512_set1_epi32(plane));
+  if (z == 0 || z + 1 >= dims.z)
+    inside = 0;  // a, or e of an x- or y-edge, on the z border
+  else if (z + 2 >= dims.z)
+    inside &= ~along_z;  // a z-edge's e on it
+  const __m512i a = _mm512_add_epi32(
+      _mm512_add_epi32(_mm512_set1_epi32(int(z) * plane), _mm512_mullo_epi32(y, _mm512_set1_epi32(line))), x);
+  const __m512i step = _mm512_mask_blend_epi32(along_z, _mm512_mask_blend_epi32(along_y, one, _mm512_set1_epi32(line)),
+                                               _mm512_set1_epi32(plane));
   const __m512i e = _mm512_add_epi32(a, step);
   const float* f = volume.values.data();
   const __m512 zero = _mm512_setzero_ps();
   auto at = [&](__m512i index) MENISCUS_AVX512 { return _mm512_mask_i32gather_ps(zero, inside, index, f, 4); };
   auto difference = [&](__m512i index, int offset, float scale) MENISCUS_AVX512 {
     const __m512i d = _mm512_set1_epi32(offset);
-    return _mm512_mul_ps(_mm512_sub_ps(at(_mm512_add_epi32(index, d)), at(_mm512_sub_epi32(index, d))), _mm512_set1_ps(scale));
+    return _mm512_mul_ps(_mm512_sub_ps(at(_mm512_add_epi32(index, d)), at(_mm512_sub_epi32(index, d))),
+                         _mm512_set1_ps(scale));
   };
   const __m512 fa = at(a), fe = at(e);
-  const __m512 t = _mm512_maskz_div_ps(inside, _mm512_sub_ps(_mm512_set1_ps(iso), fa), _mm512_mask_sub_ps(_mm512_set1_ps(1), inside, fe, fa));
+  const __m512 t = _mm512_maskz_div_ps(inside, _mm512_sub_ps(_mm512_set1_ps(iso), fa),
+                                       _mm512_mask_sub_ps(_mm512_set1_ps(1), inside, fe, fa));
   const __m512 keep = _mm512_sub_ps(_mm512_set1_ps(1), t);
   __m512 g[3];
   const int offsets[3] = {1, line, plane};
@@ -101,13 +106,16 @@ MENISCUS_AVX512 void make_vertex_lanes(const Volume& volume, float iso, uint32_t
   const __m512 length_squared =
       _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(g[0], g[0]), _mm512_mul_ps(g[1], g[1])), _mm512_mul_ps(g[2], g[2]));
   const __mmask16 has_length = _mm512_cmp_ps_mask(length_squared, zero, _CMP_GT_OQ);
-  const __m512 scale = _mm512_maskz_div_ps(has_length, _mm512_set1_ps(-1), _mm512_maskz_sqrt_ps(has_length, length_squared));
+  const __m512 scale =
+      _mm512_maskz_div_ps(has_length, _mm512_set1_ps(-1), _mm512_maskz_sqrt_ps(has_length, length_squared));
   alignas(64) float position[3][16], normal[3][16];
   const __mmask16 along[3] = {along_x, along_y, along_z};
-  const __m512 sample[3] = {_mm512_maskz_cvtepi32_ps(0xFFFF, x), _mm512_maskz_cvtepi32_ps(0xFFFF, y), _mm512_set1_ps(float(z))};
+  const __m512 sample[3] = {_mm512_maskz_cvtepi32_ps(0xFFFF, x), _mm512_maskz_cvtepi32_ps(0xFFFF, y),
+                            _mm512_set1_ps(float(z))};
   for (int c = 0; c < 3; ++c) {
     const __m512 moved = _mm512_add_ps(sample[c], _mm512_maskz_mov_ps(along[c], t));
-    _mm512_store_ps(position[c], _mm512_add_ps(_mm512_set1_ps(volume.origin[c]), _mm512_mul_ps(_mm512_set1_ps(volume.spacing[c]), moved)));
+    _mm512_store_ps(position[c], _mm512_add_ps(_mm512_set1_ps(volume.origin[c]),
+                                               _mm512_mul_ps(_mm512_set1_ps(volume.spacing[c]), moved)));
     const __m512 flat = _mm512_set1_ps(c == 2 ? 1.0f : 0.0f);
     _mm512_store_ps(normal[c], _mm512_mask_mul_ps(flat, has_length, g[c], scale));
   }
@@ -117,7 +125,9 @@ MENISCUS_AVX512 void make_vertex_lanes(const Volume& volume, float iso, uint32_t
     if (inside >> lane & 1) {
       out.positions[v] = {position[0][lane], position[1][lane], position[2][lane]};
       out.normals[v] = {normal[0][lane], normal[1][lane], normal[2][lane]};
-      if (out.edge_ids) out.edge_ids[v] = (uint64_t(z) * uint32_t(plane) + uint64_t(edges.y[v]) * uint32_t(line) + edges.x[v]) * 3 + edges.axis[v];
+      if (out.edge_ids)
+        out.edge_ids[v] =
+            (uint64_t(z) * uint32_t(plane) + uint64_t(edges.y[v]) * uint32_t(line) + edges.x[v]) * 3 + edges.axis[v];
     } else {
       make_vertex(volume, iso, {edges.x[v], edges.y[v], z}, edges.axis[v], half_inverse, out, v);
     }

@@ -8,9 +8,8 @@
 // would mostly mispredict branches and wait on divides. The arithmetic is the same operation
 // for operation (no fused multiply-adds), so every vertex is bit-identical on either path.
 #include <cstdint>
-#include <vector>
-
 #include <glm/glm.hpp>
+#include <vector>
 
 #include "engine/core/uninitialized_vector.h"
 #include "sim/histopyramid/mc_kernels.h"

@@ -89,8 +89,9 @@ void MarchingCubes::number_slice(const Volume& volume, float iso, SliceBlock& bl
     const size_t grown = std::max<size_t>(block.vertices, 2 * block.positions.size());
     block.positions.resize(grown);
     block.normals.resize(grown);
-    if (with_edges) block.edge_ids.resize(grown);
   }
+  // Grown on its own: an object first used without edge ids has room for vertices but not ids.
+  if (with_edges && block.edge_ids.size() < block.vertices) block.edge_ids.resize(block.positions.size());
   make_slice_vertices(volume, iso, z, block.crossed,
                       {block.positions.data() + first, block.normals.data() + first,
                        with_edges ? block.edge_ids.data() + first : nullptr},

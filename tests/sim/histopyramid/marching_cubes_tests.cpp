@@ -136,6 +136,17 @@ TEST_CASE("the AVX-512 and baseline kernels give the same mesh bit for bit", "[m
   }
 }
 
+TEST_CASE("one extractor reused, first without edge ids and then with them", "[marching_cubes]") {
+  const Volume v = make_field("cayley", 40);
+  MarchingCubes reused;
+  const IndexedMesh first = reused.extract(v, 0.0f);
+  std::vector<uint64_t> edges, fresh_edges;
+  const IndexedMesh again = reused.extract(v, 0.0f, nullptr, &edges);
+  MarchingCubes().extract(v, 0.0f, nullptr, &fresh_edges);
+  CHECK(again.positions.size() == first.positions.size());
+  CHECK(edges == fresh_edges);
+}
+
 TEST_CASE("closed surfaces are watertight and manifold, ties included", "[marching_cubes][topology]") {
   for (uint32_t seed : {4u, 5u, 6u, 7u}) {
     const Volume v = padded_random(24, seed, seed % 2 ? 2 : 4);  // iso 1 hits ties with 3+ levels

@@ -1,10 +1,10 @@
 #pragma once
 // One bit per sample (set when the sample is inside, f >= iso), 64 samples to a word along x.
-// Everything after the one pass over the floats works on these bits, 32x smaller than the
-// samples: a cell's case is eight bits from four rows, a row of 64 cells is empty when the
-// bits around it agree, and an edge is crossed where two neighbouring bits differ. Crossed
-// edges are numbered like Flying Edges numbers them: per-word counts and a prefix sum, so a
-// vertex's index is that word's base plus the crossed edges before it (no sort, no hash).
+// Cases and crossings come from these bits, 32x smaller than the samples (only vertex making
+// reads the floats again): a cell's case is eight bits from four rows, a row of 64 cells is
+// empty when the bits around it agree, and an edge is crossed where two neighbouring bits
+// differ. Crossed edges are numbered by a running count in edge-id order, so a vertex's index
+// is its row's first number plus the crossed edges before it (no sort, no hash).
 //
 // Vertex order is edge-id order: by lower sample (x fastest), then axis x, y, z.
 #include <bit>

@@ -42,8 +42,9 @@ struct FlatLayout {
 struct McStats {
   uint64_t cells = 0;
   uint64_t triangles = 0;
-  // First pass (inside bits, vertices, corner counts), the scan and allocation between the
-  // passes, and the second pass (vertex copy, triangles).
+  // First pass (inside bits, each block's vertices and the triangles it can number on its own),
+  // the scan and allocation between the passes, and the second pass (copies into the mesh with
+  // the blocks' offsets, and each block's last cell slice).
   double classify_ms = 0, scan_ms = 0, extract_ms = 0;
 };
 

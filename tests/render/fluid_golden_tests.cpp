@@ -10,11 +10,11 @@
 namespace meniscus {
 namespace {
 
-constexpr uint32_t kFrames = 30;  // half a second into the fountain: stream, splash, pool
+constexpr uint32_t kFountainFrames = 30;  // half a second into the fountain: stream, splash, pool
 
 CaptureResult render_fluid(const std::string& name, const std::string& fluid_table) {
   return testing::capture_variant("tests/render/scenes/fluid_base.toml", "fluid_scene_" + name,
-                                  "[pass.fluid]\nradius = 0.06\n" + fluid_table, kFrames);
+                                  "[pass.fluid]\nradius = 0.06\n" + fluid_table, kFountainFrames);
 }
 
 void check_fluid_golden(const std::string& name, const std::string& fluid_table) {

@@ -11,10 +11,9 @@
 namespace meniscus {
 namespace {
 
-constexpr uint32_t kFrames = 20;  // a third of a second: the surge halfway along the tank
-
 CaptureResult render_dam_break(const std::string& name, const std::string& pass_table) {
-  return testing::capture_variant("tests/render/scenes/dam_break_small.toml", "dam_break_" + name, pass_table, kFrames);
+  return testing::capture_variant("tests/render/scenes/dam_break_small.toml", "dam_break_" + name, pass_table,
+                                  testing::kDamBreakFrames);
 }
 
 void check_dam_break_golden(const std::string& name, const std::string& pass_table) {

@@ -14,8 +14,6 @@
 namespace meniscus {
 namespace {
 
-constexpr uint32_t kFrames = 20;  // a third of a second: the surge halfway along the tank
-
 // The small dam break's stage is named "sph" (its type); these tables add to it.
 constexpr const char* kTwoSurfaces = R"(
 [[stage]]
@@ -73,7 +71,7 @@ std::string check_golden_and_graph(const std::string& name, const char* extra_to
   const std::filesystem::path dot = std::filesystem::temp_directory_path() / ("meniscus-" + name + ".dot");
   CaptureOptions options;
   options.scene = testing::write_variant("tests/render/scenes/dam_break_small.toml", name, extra_toml);
-  options.frames = kFrames;
+  options.frames = testing::kDamBreakFrames;
   options.sim = "cpu";
   options.validation = true;
   options.dump_graph = dot;

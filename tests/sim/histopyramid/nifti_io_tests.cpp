@@ -59,7 +59,7 @@ std::vector<char> int16_samples(const std::vector<int16_t>& values, bool big_end
   return out;
 }
 
-std::filesystem::path write(const std::string& name, const std::vector<char>& bytes, bool gzip = false) {
+std::filesystem::path write_nifti(const std::string& name, const std::vector<char>& bytes, bool gzip = false) {
   const auto dir = std::filesystem::temp_directory_path() / "meniscus-nifti-tests";
   std::filesystem::create_directories(dir);
   const auto path = dir / name;
@@ -73,7 +73,7 @@ std::filesystem::path write(const std::string& name, const std::vector<char>& by
   return path;
 }
 
-std::string error_of(const std::filesystem::path& path) {
+std::string nifti_error_of(const std::filesystem::path& path) {
   try {
     load_volume(path.string());
   } catch (const InputError& error) {
@@ -87,7 +87,7 @@ const std::vector<int16_t> kValues = {0, 1, 2, -3, 4, 5, 600, 7, 8, 9, 10, -11};
 }  // namespace
 
 TEST_CASE("nifti: a plain .nii reads sample for sample with its spacing") {
-  const Volume v = load_volume(write("plain.nii", nifti({}, int16_samples(kValues))).string());
+  const Volume v = load_volume(write_nifti("plain.nii", nifti({}, int16_samples(kValues))).string());
   CHECK(v.dims == glm::uvec3(3, 2, 2));
   CHECK(v.spacing == glm::vec3(0.5f, 0.75f, 2.0f));
   REQUIRE(v.values.size() == kValues.size());
@@ -97,12 +97,12 @@ TEST_CASE("nifti: a plain .nii reads sample for sample with its spacing") {
 TEST_CASE("nifti: .nii.gz, big-endian and intensity scaling read as the plain file") {
   NiftiSpec big;
   big.big_endian = true;
-  const Volume gz = load_volume(write("zipped.nii.gz", nifti({}, int16_samples(kValues)), true).string());
-  const Volume be = load_volume(write("big.nii", nifti(big, int16_samples(kValues, true))).string());
+  const Volume gz = load_volume(write_nifti("zipped.nii.gz", nifti({}, int16_samples(kValues)), true).string());
+  const Volume be = load_volume(write_nifti("big.nii", nifti(big, int16_samples(kValues, true))).string());
   NiftiSpec scaled;
   scaled.slope = 2.0f;
   scaled.intercept = -1.0f;
-  const Volume sc = load_volume(write("scaled.nii", nifti(scaled, int16_samples(kValues))).string());
+  const Volume sc = load_volume(write_nifti("scaled.nii", nifti(scaled, int16_samples(kValues))).string());
   for (size_t i = 0; i < kValues.size(); ++i) {
     CHECK(gz.values[i] == float(kValues[i]));
     CHECK(be.values[i] == float(kValues[i]));
@@ -113,50 +113,54 @@ TEST_CASE("nifti: .nii.gz, big-endian and intensity scaling read as the plain fi
 TEST_CASE("nifti: a 4-D image with one volume is 3-D, with several it is refused") {
   NiftiSpec one;
   one.dim = {4, 3, 2, 2, 1, 1, 1, 1};
-  CHECK(load_volume(write("one.nii", nifti(one, int16_samples(kValues))).string()).dims == glm::uvec3(3, 2, 2));
+  CHECK(load_volume(write_nifti("one.nii", nifti(one, int16_samples(kValues))).string()).dims == glm::uvec3(3, 2, 2));
   NiftiSpec four;
   four.dim = {4, 3, 2, 2, 5, 1, 1, 1};
-  const auto path = write("four.nii", nifti(four, int16_samples(kValues)));
-  CHECK_THAT(error_of(path), Contains(path.string()) && Contains("field 'dim[4]'") && Contains("only 3-D"));
+  const auto path = write_nifti("four.nii", nifti(four, int16_samples(kValues)));
+  CHECK_THAT(nifti_error_of(path), Contains(path.string()) && Contains("field 'dim[4]'") && Contains("only 3-D"));
 }
 
 TEST_CASE("nifti: hostile headers and data name the file and the field") {
   const std::vector<char> data = int16_samples(kValues);
   NiftiSpec complex;
   complex.datatype = 32;  // complex64
-  CHECK_THAT(error_of(write("complex.nii", nifti(complex, data))), Contains("field 'datatype': 32 is not supported"));
+  CHECK_THAT(nifti_error_of(write_nifti("complex.nii", nifti(complex, data))),
+             Contains("field 'datatype': 32 is not supported"));
   NiftiSpec unknown;
   unknown.datatype = 12345;
-  CHECK_THAT(error_of(write("unknown.nii", nifti(unknown, data))), Contains("field 'datatype'"));
+  CHECK_THAT(nifti_error_of(write_nifti("unknown.nii", nifti(unknown, data))), Contains("field 'datatype'"));
   NiftiSpec two;
   two.sizeof_hdr = 540;
-  CHECK_THAT(error_of(write("two.nii", nifti(two, data))), Contains("field 'sizeof_hdr'") && Contains("NIfTI-2"));
+  CHECK_THAT(nifti_error_of(write_nifti("two.nii", nifti(two, data))),
+             Contains("field 'sizeof_hdr'") && Contains("NIfTI-2"));
   NiftiSpec pair;
   pair.magic = "ni1";
-  CHECK_THAT(error_of(write("pair.nii", nifti(pair, data))), Contains("field 'magic'"));
+  CHECK_THAT(nifti_error_of(write_nifti("pair.nii", nifti(pair, data))), Contains("field 'magic'"));
   NiftiSpec negative;
   negative.dim = {3, 3, -2, 2, 1, 1, 1, 1};
-  CHECK_THAT(error_of(write("negative.nii", nifti(negative, data))), Contains("field 'dim[2]'"));
+  CHECK_THAT(nifti_error_of(write_nifti("negative.nii", nifti(negative, data))), Contains("field 'dim[2]'"));
   NiftiSpec huge;
   huge.dim = {3, 8000, 8000, 8000, 1, 1, 1, 1};
-  CHECK_THAT(error_of(write("huge.nii", nifti(huge, data))), Contains("field 'dim'") && Contains("over the limit"));
+  CHECK_THAT(nifti_error_of(write_nifti("huge.nii", nifti(huge, data))),
+             Contains("field 'dim'") && Contains("over the limit"));
   NiftiSpec flat;
   flat.pixdim[1] = 0.0f;
-  CHECK_THAT(error_of(write("flat.nii", nifti(flat, data))), Contains("field 'pixdim[1]'"));
+  CHECK_THAT(nifti_error_of(write_nifti("flat.nii", nifti(flat, data))), Contains("field 'pixdim[1]'"));
   NiftiSpec offset;
   offset.vox_offset = 12.0f;
-  CHECK_THAT(error_of(write("offset.nii", nifti(offset, data))), Contains("field 'vox_offset'"));
+  CHECK_THAT(nifti_error_of(write_nifti("offset.nii", nifti(offset, data))), Contains("field 'vox_offset'"));
 
   // Cut short: the plain file inside its samples, the gzip stream inside its deflate data.
   std::vector<char> whole = nifti({}, data);
   whole.resize(whole.size() - 5);
-  CHECK_THAT(error_of(write("short.nii", whole)), Contains("short.nii: truncated"));
-  const auto zipped = write("cut.nii.gz", nifti({}, data), true);
+  CHECK_THAT(nifti_error_of(write_nifti("short.nii", whole)), Contains("short.nii: truncated"));
+  const auto zipped = write_nifti("cut.nii.gz", nifti({}, data), true);
   std::filesystem::resize_file(zipped, std::filesystem::file_size(zipped) - 12);
-  const std::string cut = error_of(zipped);
+  const std::string cut = nifti_error_of(zipped);
   CHECK_THAT(cut, Contains("cut.nii.gz"));
   CHECK((cut.find("truncated") != std::string::npos || cut.find("corrupt") != std::string::npos));
-  CHECK_THAT(error_of(write("empty.nii.gz", {}, true)), Contains("empty.nii.gz: truncated") && Contains("header"));
+  CHECK_THAT(nifti_error_of(write_nifti("empty.nii.gz", {}, true)),
+             Contains("empty.nii.gz: truncated") && Contains("header"));
 
   // A float sample that is not a number.
   NiftiSpec floats;
@@ -164,7 +168,8 @@ TEST_CASE("nifti: hostile headers and data name the file and the field") {
   floats.bitpix = 32;
   std::vector<char> nan_data(12 * 4, 0);
   put(nan_data, 20, std::numeric_limits<float>::quiet_NaN(), false);
-  CHECK_THAT(error_of(write("nan.nii", nifti(floats, nan_data))), Contains("nan.nii: sample 5 is not a finite number"));
+  CHECK_THAT(nifti_error_of(write_nifti("nan.nii", nifti(floats, nan_data))),
+             Contains("nan.nii: sample 5 is not a finite number"));
 }
 
 }  // namespace meniscus::sim

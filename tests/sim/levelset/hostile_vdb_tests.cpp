@@ -19,7 +19,7 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-std::filesystem::path temp(const std::string& name) {
+std::filesystem::path hostile_vdb(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / "meniscus-hostile-vdb-tests";
   std::filesystem::create_directories(dir);
   return dir / name;
@@ -28,8 +28,8 @@ std::filesystem::path temp(const std::string& name) {
 std::filesystem::path sphere_vdb() {
   SortedTileList list(1.5f);
   build_from_sdf(list, [](glm::vec3 p) { return glm::length(p - glm::vec3(10.3f)) - 6.0f; }, {0, 0, 0}, {24, 24, 24});
-  write_vdb(temp("sphere.vdb"), list, {-12, -12, -12}, 0.25f);
-  return temp("sphere.vdb");
+  write_vdb(hostile_vdb("sphere.vdb"), list, {-12, -12, -12}, 0.25f);
+  return hostile_vdb("sphere.vdb");
 }
 
 }  // namespace
@@ -53,7 +53,7 @@ TEST_CASE("mutated and truncated .vdb files give an InputError naming the file, 
     } else {
       for (int flips = 1 + int(next() % 4); flips > 0; --flips) bytes[next() % bytes.size()] = char(next());
     }
-    const auto file = temp("mutated.vdb");
+    const auto file = hostile_vdb("mutated.vdb");
     std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
     try {
       const LevelSetFile read = read_vdb(file);
@@ -70,7 +70,7 @@ TEST_CASE("mutated and truncated .vdb files give an InputError naming the file, 
 }
 
 TEST_CASE("a .vdb that is not a regular file, or whose name is too long, is refused", "[levelset][vdb][hostile]") {
-  const auto link = temp("zero.vdb");
+  const auto link = hostile_vdb("zero.vdb");
   std::filesystem::remove(link);
   std::filesystem::create_symlink("/dev/zero", link);
   CHECK_THROWS_WITH(read_vdb(link), Contains("zero.vdb: .vdb level set is not a regular file"));
@@ -82,7 +82,7 @@ TEST_CASE("a zero, tiny or NaN voxel size is named, not OpenVDB's ArithmeticErro
   SortedTileList list(1.5f);
   build_from_sdf(list, [](glm::vec3 p) { return glm::length(p - glm::vec3(6.0f)) - 3.0f; }, {0, 0, 0}, {12, 12, 12});
   for (float size : {0.0f, 1e-30f, std::numeric_limits<float>::quiet_NaN(), -1.0f})
-    CHECK_THROWS_WITH(write_vdb(temp("tiny.vdb"), list, {0, 0, 0}, size),
+    CHECK_THROWS_WITH(write_vdb(hostile_vdb("tiny.vdb"), list, {0, 0, 0}, size),
                       Contains("tiny.vdb: voxel size") && Contains("that a .vdb transform can hold"));
 }
 
@@ -94,10 +94,10 @@ TEST_CASE("a .vdb level set that is one huge active tile sheet is refused by the
   // 32 x 32 active tiles of 128³ voxels: 4096 x 4096 x 128 voxels in a file of a few KB.
   for (int y = 0; y < 32; ++y)
     for (int x = 0; x < 32; ++x) sheet->tree().addTile(2, openvdb::Coord(x * 128, y * 128, 0), -0.5f, true);
-  openvdb::io::File(temp("sheet.vdb").string()).write({sheet});
+  openvdb::io::File(hostile_vdb("sheet.vdb").string()).write({sheet});
   const auto start = std::chrono::steady_clock::now();
-  CHECK_THROWS_WITH(read_vdb(temp("sheet.vdb")), Contains("sheet.vdb: field 'active voxels': declares") &&
-                                                     Contains("over the limit of 268435456 active voxels"));
+  CHECK_THROWS_WITH(read_vdb(hostile_vdb("sheet.vdb")), Contains("sheet.vdb: field 'active voxels': declares") &&
+                                                            Contains("over the limit of 268435456 active voxels"));
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
 }
 
@@ -107,8 +107,8 @@ TEST_CASE("an active tile under the limit becomes the tiles it covers", "[levels
   grid->setGridClass(openvdb::GRID_LEVEL_SET);
   grid->tree().addTile(2, openvdb::Coord(0, 0, 0), -0.5f, true);  // level 2: 128³ voxels
   grid->tree().setValueOn(openvdb::Coord(200, 3, 3), 0.25f);      // and one leaf voxel
-  openvdb::io::File(temp("tile.vdb").string()).write({grid});
-  const LevelSetFile read = read_vdb(temp("tile.vdb"));
+  openvdb::io::File(hostile_vdb("tile.vdb").string()).write({grid});
+  const LevelSetFile read = read_vdb(hostile_vdb("tile.vdb"));
   CHECK(read.voxel_offset == glm::ivec3(0));
   CHECK(read.list->size() == 32u * 32 * 32 + 1);
   CHECK(read.list->check_invariants().empty());

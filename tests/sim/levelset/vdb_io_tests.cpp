@@ -17,7 +17,7 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-std::filesystem::path temp(const std::string& name) {
+std::filesystem::path scratch_vdb(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / "meniscus-vdb-tests";
   std::filesystem::create_directories(dir);
   return dir / name;
@@ -27,7 +27,7 @@ std::filesystem::path temp(const std::string& name) {
 
 TEST_CASE(".vdb round trip is lossless", "[levelset][vdb]") {
   if (!vdb_supported()) {
-    CHECK_THROWS_WITH(read_vdb(temp("x.vdb")), Contains("built without OpenVDB"));
+    CHECK_THROWS_WITH(read_vdb(scratch_vdb("x.vdb")), Contains("built without OpenVDB"));
     FAIL("built without OpenVDB: the round trip cannot be tested (apt-get install libopenvdb-dev)");
   }
   SortedTileList list(1.5f);
@@ -35,8 +35,8 @@ TEST_CASE(".vdb round trip is lossless", "[levelset][vdb]") {
   build_from_sdf(list, [&](glm::vec3 p) { return glm::length(p - centre) - 15.0f; }, {0, 0, 0}, {48, 48, 48});
   // Place it around the OpenVDB origin, as .vdb level sets usually are.
   const glm::ivec3 offset(-24, -24, -20);
-  write_vdb(temp("sphere.vdb"), list, offset, 0.5f);
-  const LevelSetFile back = read_vdb(temp("sphere.vdb"));
+  write_vdb(scratch_vdb("sphere.vdb"), list, offset, 0.5f);
+  const LevelSetFile back = read_vdb(scratch_vdb("sphere.vdb"));
   CHECK(back.voxel_size == 0.5f);
   CHECK(back.list->gamma() == list.gamma());
   REQUIRE(back.list->check_invariants().empty());
@@ -68,8 +68,8 @@ TEST_CASE(".vdb voxels off the band keep their side, so a reader's shifted tiles
   // An offset off the multiples of 4: the reader's tiles straddle ours and hold voxels the file
   // stores only as background, inside the sphere as well as outside it.
   const glm::ivec3 offset(-25, -22, -19);
-  write_vdb(temp("shifted.vdb"), list, offset, 1.0f);
-  const LevelSetFile back = read_vdb(temp("shifted.vdb"));
+  write_vdb(scratch_vdb("shifted.vdb"), list, offset, 1.0f);
+  const LevelSetFile back = read_vdb(scratch_vdb("shifted.vdb"));
   CHECK(back.list->size() > list.size());
   size_t wrong_side = 0;
   for (const TileEntry& e : back.list->active()) {
@@ -84,17 +84,17 @@ TEST_CASE(".vdb voxels off the band keep their side, so a reader's shifted tiles
 }
 
 TEST_CASE("bad .vdb input gives one clear error", "[levelset][vdb][errors]") {
-  CHECK_THROWS_WITH(read_vdb(temp("missing.vdb")), Contains("missing.vdb"));
-  std::ofstream(temp("garbage.vdb")) << "not a vdb file at all";
-  CHECK_THROWS_AS(read_vdb(temp("garbage.vdb")), InputError);
+  CHECK_THROWS_WITH(read_vdb(scratch_vdb("missing.vdb")), Contains("missing.vdb"));
+  std::ofstream(scratch_vdb("garbage.vdb")) << "not a vdb file at all";
+  CHECK_THROWS_AS(read_vdb(scratch_vdb("garbage.vdb")), InputError);
 #ifdef MENISCUS_TEST_OPENVDB
   openvdb::initialize();
   auto fog = openvdb::FloatGrid::create(0.0f);
   fog->setGridClass(openvdb::GRID_FOG_VOLUME);
   fog->setName("density");
   fog->getAccessor().setValueOn(openvdb::Coord(1, 2, 3), 0.5f);
-  openvdb::io::File(temp("fog.vdb").string()).write({fog});
-  CHECK_THROWS_WITH(read_vdb(temp("fog.vdb")), Contains("fog.vdb") && Contains("not a level set"));
+  openvdb::io::File(scratch_vdb("fog.vdb").string()).write({fog});
+  CHECK_THROWS_WITH(read_vdb(scratch_vdb("fog.vdb")), Contains("fog.vdb") && Contains("not a level set"));
 #endif
 }
 

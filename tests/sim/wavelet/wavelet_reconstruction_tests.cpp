@@ -15,8 +15,8 @@ namespace {
 using testing::kAllWavelets;
 using testing::sample_data;
 
-const Shape kPlanes[] = {Shape::plane(2, 2), Shape::plane(5, 3), Shape::plane(17, 31), Shape::plane(64, 48),
-                         Shape::plane(129, 67)};
+const Shape kRoundTripPlanes[] = {Shape::plane(2, 2), Shape::plane(5, 3), Shape::plane(17, 31), Shape::plane(64, 48),
+                                  Shape::plane(129, 67)};
 const Shape kVolumes[] = {Shape::volume(2, 3, 2), Shape::volume(9, 7, 5), Shape::volume(16, 16, 16),
                           Shape::volume(33, 18, 11)};
 
@@ -41,16 +41,16 @@ void check_integer_round_trip(const Shape& shape, double amplitude) {
 }
 
 TEST_CASE("wavelet: int32 lifting reconstructs bit-exactly, every wavelet and level, 2-D and 3-D", "[wavelet]") {
-  for (const Shape& s : kPlanes) check_integer_round_trip<int32_t>(s, 40000.0);
+  for (const Shape& s : kRoundTripPlanes) check_integer_round_trip<int32_t>(s, 40000.0);
   for (const Shape& s : kVolumes) check_integer_round_trip<int32_t>(s, 40000.0);
 }
 
 TEST_CASE("wavelet: int16 lifting reconstructs bit-exactly, every wavelet and level, 2-D and 3-D", "[wavelet]") {
   // 12-bit data (CT) keeps the coefficients within int16; the full range wraps and must still
   // come back exactly, since every step is undone modulo 2^16.
-  for (const Shape& s : kPlanes) check_integer_round_trip<int16_t>(s, 2047.0);
+  for (const Shape& s : kRoundTripPlanes) check_integer_round_trip<int16_t>(s, 2047.0);
   for (const Shape& s : kVolumes) check_integer_round_trip<int16_t>(s, 2047.0);
-  for (const Shape& s : kPlanes) check_integer_round_trip<int16_t>(s, 32767.0);
+  for (const Shape& s : kRoundTripPlanes) check_integer_round_trip<int16_t>(s, 32767.0);
 }
 
 TEST_CASE("wavelet: float lifting reconstructs within 1e-5 of the data's range", "[wavelet]") {
@@ -70,7 +70,7 @@ TEST_CASE("wavelet: float lifting reconstructs within 1e-5 of the data's range",
         REQUIRE(error <= 1e-5 * largest);
       }
   };
-  for (const Shape& s : kPlanes) check(s);
+  for (const Shape& s : kRoundTripPlanes) check(s);
   for (const Shape& s : kVolumes) check(s);
 }
 

@@ -15,15 +15,15 @@ namespace {
 
 using testing::sample_data;
 
-const Shape kPlanes[] = {Shape::plane(2, 5), Shape::plane(16, 16), Shape::plane(23, 17), Shape::plane(100, 37),
-                         Shape::plane(255, 64)};
+const Shape kReferencePlanes[] = {Shape::plane(2, 5), Shape::plane(16, 16), Shape::plane(23, 17), Shape::plane(100, 37),
+                                  Shape::plane(255, 64)};
 
 std::string label(const Shape& s, int levels) {
   return std::to_string(s.size[0]) + "x" + std::to_string(s.size[1]) + " levels " + std::to_string(levels);
 }
 
 TEST_CASE("wavelet: integer 5/3 equals OpenJPEG's reversible 5/3 coefficient for coefficient", "[wavelet]") {
-  for (const Shape& shape : kPlanes)
+  for (const Shape& shape : kReferencePlanes)
     for (int levels = 1; levels <= std::min(3, max_levels(shape)); ++levels) {
       INFO(label(shape, levels));
       const std::vector<int32_t> input = sample_data<int32_t>(shape, 4000.0, 5);
@@ -37,7 +37,7 @@ TEST_CASE("wavelet: integer 5/3 equals OpenJPEG's reversible 5/3 coefficient for
 TEST_CASE("wavelet: float 9/7 equals OpenJPEG's irreversible 9/7 (T.800 scaling)", "[wavelet]") {
   // Same constants, same (a + b) · c rounding, same border doubling: equal to the bit, on every
   // coefficient of every level.
-  for (const Shape& shape : kPlanes)
+  for (const Shape& shape : kReferencePlanes)
     for (int levels = 1; levels <= std::min(3, max_levels(shape)); ++levels) {
       INFO(label(shape, levels));
       const std::vector<float> input = sample_data<float>(shape, 1000.0, 9);
@@ -84,7 +84,7 @@ double convolution_difference(const Shape& shape, int levels, Wavelet wavelet, c
 }
 
 TEST_CASE("wavelet: float 5/3 lifting equals convolution with Table 3.1's filters", "[wavelet]") {
-  for (const Shape& shape : kPlanes)
+  for (const Shape& shape : kReferencePlanes)
     for (int levels = 1; levels <= std::min(3, max_levels(shape)); ++levels) {
       INFO(label(shape, levels));
       REQUIRE(convolution_difference(shape, levels, Wavelet::LeGall53, reference::kLeGallLow, reference::kLeGallHigh) <
@@ -93,7 +93,7 @@ TEST_CASE("wavelet: float 5/3 lifting equals convolution with Table 3.1's filter
 }
 
 TEST_CASE("wavelet: float 9/7 lifting equals convolution with T.800's CDF 9/7 filters", "[wavelet]") {
-  for (const Shape& shape : kPlanes)
+  for (const Shape& shape : kReferencePlanes)
     for (int levels = 1; levels <= std::min(3, max_levels(shape)); ++levels) {
       INFO(label(shape, levels));
       REQUIRE(convolution_difference(shape, levels, Wavelet::Cdf97, reference::kCdfLow, reference::kCdfHigh) < 1e-5);

@@ -11,7 +11,7 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-Command parse(std::vector<const char*> args) {
+Command parse_args(std::vector<const char*> args) {
   args.insert(args.begin(), "meniscus");
   return parse_cli(static_cast<int>(args.size()), args.data());
 }
@@ -19,9 +19,9 @@ Command parse(std::vector<const char*> args) {
 }  // namespace
 
 TEST_CASE("capture flags parse", "[cli]") {
-  const Command c = parse({"capture", "scenes/particles.toml", "--size", "320x200", "--frames", "120", "--warmup", "20",
-                           "--timings", "t.json", "--timings", "t.trace.json", "--png", "x.png", "--sim", "cpu",
-                           "--validation", "--dump-graph", "g.dot"});
+  const Command c = parse_args({"capture", "scenes/particles.toml", "--size", "320x200", "--frames", "120", "--warmup",
+                                "20", "--timings", "t.json", "--timings", "t.trace.json", "--png", "x.png", "--sim",
+                                "cpu", "--validation", "--dump-graph", "g.dot"});
   REQUIRE(c.verb == Verb::Capture);
   CHECK(c.capture.scene == "scenes/particles.toml");
   CHECK(*c.capture.width == 320);
@@ -36,68 +36,72 @@ TEST_CASE("capture flags parse", "[cli]") {
 }
 
 TEST_CASE("run flags parse, and help and version are verbs", "[cli]") {
-  const Command r = parse({"run", "scenes/particles.toml", "--frames", "20"});
+  const Command r = parse_args({"run", "scenes/particles.toml", "--frames", "20"});
   CHECK(r.verb == Verb::Run);
   CHECK(*r.run.frames == 20);
-  CHECK(parse({}).verb == Verb::Help);
-  CHECK(parse({"--help"}).verb == Verb::Help);
-  CHECK(parse({"--version"}).verb == Verb::Version);
+  CHECK(parse_args({}).verb == Verb::Help);
+  CHECK(parse_args({"--help"}).verb == Verb::Help);
+  CHECK(parse_args({"--version"}).verb == Verb::Version);
   CHECK_THAT(usage_text(), Contains("meniscus capture"));
 }
 
 TEST_CASE("bad flags are errors naming the flag and the value", "[cli][errors]") {
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--size", "12x"}), Contains("--size") && Contains("'12x'"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--size", "8x8"}), Contains("--size"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--frames", "abc"}), Contains("--frames") && Contains("'abc'"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--frames", "0"}), Contains("--frames") && Contains(">= 1"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--frames", "-3"}), Contains("--frames"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--timings", "t.txt"}), Contains("--timings") && Contains("'t.txt'"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--sim", "gpu"}), Contains("--sim") && Contains("'gpu'"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--frobnicate"}), Contains("unknown flag '--frobnicate'"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--png"}), Contains("--png: missing value"));
-  CHECK_THROWS_WITH(parse({"capture"}), Contains("missing scene file"));
-  CHECK_THROWS_WITH(parse({"capture", "--frames", "3"}), Contains("expected a scene file"));
-  CHECK_THROWS_WITH(parse({"explode"}), Contains("unknown command 'explode'"));
-  CHECK_THROWS_WITH(parse({"run", "s.toml", "--warmup", "3"}), Contains("unknown flag '--warmup'"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--size", "12x"}), Contains("--size") && Contains("'12x'"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--size", "8x8"}), Contains("--size"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--frames", "abc"}), Contains("--frames") && Contains("'abc'"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--frames", "0"}), Contains("--frames") && Contains(">= 1"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--frames", "-3"}), Contains("--frames"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--timings", "t.txt"}),
+                    Contains("--timings") && Contains("'t.txt'"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--sim", "gpu"}), Contains("--sim") && Contains("'gpu'"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--frobnicate"}), Contains("unknown flag '--frobnicate'"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--png"}), Contains("--png: missing value"));
+  CHECK_THROWS_WITH(parse_args({"capture"}), Contains("missing scene file"));
+  CHECK_THROWS_WITH(parse_args({"capture", "--frames", "3"}), Contains("expected a scene file"));
+  CHECK_THROWS_WITH(parse_args({"explode"}), Contains("unknown command 'explode'"));
+  CHECK_THROWS_WITH(parse_args({"run", "s.toml", "--warmup", "3"}), Contains("unknown flag '--warmup'"));
 }
 
 TEST_CASE("defaults, repeated timings and every help spelling", "[cli]") {
-  const Command r = parse({"run", "scenes/particles.toml"});
+  const Command r = parse_args({"run", "scenes/particles.toml"});
   CHECK_FALSE(r.run.frames.has_value());  // until the window closes
   CHECK_FALSE(r.run.width.has_value());
   CHECK(r.run.sim == "auto");
-  const Command c = parse({"capture", "scenes/particles.toml", "--device", "llvmpipe", "--no-validation"});
+  const Command c = parse_args({"capture", "scenes/particles.toml", "--device", "llvmpipe", "--no-validation"});
   CHECK(c.capture.frames == 1);
   CHECK(c.capture.warmup == 0);
   CHECK(c.capture.device == "llvmpipe");
   CHECK_FALSE(c.capture.validation);
   CHECK(*c.capture.png == std::filesystem::path("out") / "particles.png");
-  const Command t = parse({"capture", "s.toml", "--timings", "a.csv", "--timings", "b.trace.json", "--timings", "c.json"});
+  const Command t =
+      parse_args({"capture", "s.toml", "--timings", "a.csv", "--timings", "b.trace.json", "--timings", "c.json"});
   CHECK(t.capture.timings == std::vector<std::filesystem::path>{"a.csv", "b.trace.json", "c.json"});
   CHECK_FALSE(t.capture.png.has_value());  // timings alone write no image
-  CHECK(parse({"help"}).verb == Verb::Help);
-  CHECK(parse({"-h"}).verb == Verb::Help);
-  CHECK(parse({"version"}).verb == Verb::Version);
-  const Command big = parse({"run", "s.toml", "--size", "16384x16"});
+  CHECK(parse_args({"help"}).verb == Verb::Help);
+  CHECK(parse_args({"-h"}).verb == Verb::Help);
+  CHECK(parse_args({"version"}).verb == Verb::Version);
+  const Command big = parse_args({"run", "s.toml", "--size", "16384x16"});
   CHECK(*big.run.width == 16384);
   CHECK(*big.run.height == 16);
 }
 
 TEST_CASE("more bad flags, each naming the flag and the value", "[cli][errors]") {
-  CHECK_THROWS_WITH(parse({"run", "s.toml", "--size", "16385x16"}), Contains("--size") && Contains("'16385x16'"));
-  CHECK_THROWS_WITH(parse({"run", "s.toml", "--size", "1280*720"}), Contains("--size: expected WxH like 1280x720"));
-  CHECK_THROWS_WITH(parse({"run", "s.toml", "--size", "x720"}), Contains("'x720'"));
-  CHECK_THROWS_WITH(parse({"run", "s.toml", "--frames", "0"}), Contains("--frames") && Contains("'0'"));
-  CHECK_THROWS_WITH(parse({"run", "s.toml", "--frames", "+5"}), Contains("--frames") && Contains("'+5'"));
-  CHECK_THROWS_WITH(parse({"run", "s.toml", "--timings", ".json"}), Contains("--timings") && Contains("'.json'"));
-  CHECK_THROWS_WITH(parse({"run", "s.toml", "--timings", "t.trace"}), Contains("--timings") && Contains("'t.trace'"));
-  CHECK_THROWS_WITH(parse({"run", "s.toml", "--timings"}), Contains("--timings: missing value"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--warmup", "-1"}), Contains("--warmup") && Contains("'-1'"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--device"}), Contains("--device: missing value"));
-  CHECK_THROWS_WITH(parse({"capture", "s.toml", "--frame", "3"}),
+  CHECK_THROWS_WITH(parse_args({"run", "s.toml", "--size", "16385x16"}), Contains("--size") && Contains("'16385x16'"));
+  CHECK_THROWS_WITH(parse_args({"run", "s.toml", "--size", "1280*720"}),
+                    Contains("--size: expected WxH like 1280x720"));
+  CHECK_THROWS_WITH(parse_args({"run", "s.toml", "--size", "x720"}), Contains("'x720'"));
+  CHECK_THROWS_WITH(parse_args({"run", "s.toml", "--frames", "0"}), Contains("--frames") && Contains("'0'"));
+  CHECK_THROWS_WITH(parse_args({"run", "s.toml", "--frames", "+5"}), Contains("--frames") && Contains("'+5'"));
+  CHECK_THROWS_WITH(parse_args({"run", "s.toml", "--timings", ".json"}), Contains("--timings") && Contains("'.json'"));
+  CHECK_THROWS_WITH(parse_args({"run", "s.toml", "--timings", "t.trace"}),
+                    Contains("--timings") && Contains("'t.trace'"));
+  CHECK_THROWS_WITH(parse_args({"run", "s.toml", "--timings"}), Contains("--timings: missing value"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--warmup", "-1"}), Contains("--warmup") && Contains("'-1'"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--device"}), Contains("--device: missing value"));
+  CHECK_THROWS_WITH(parse_args({"capture", "s.toml", "--frame", "3"}),
                     Contains("unknown flag '--frame'") && Contains("did you mean '--frames'"));
-  CHECK_THROWS_WITH(parse({"run"}), Contains("meniscus run: missing scene file"));
-  CHECK_THROWS_WITH(parse({"run", "s.toml", "--png", "x.png"}), Contains("meniscus run: unknown flag '--png'"));
+  CHECK_THROWS_WITH(parse_args({"run"}), Contains("meniscus run: missing scene file"));
+  CHECK_THROWS_WITH(parse_args({"run", "s.toml", "--png", "x.png"}), Contains("meniscus run: unknown flag '--png'"));
 }
 
 }  // namespace meniscus

@@ -28,7 +28,7 @@ void check_fluid_golden(const std::string& name, const std::string& fluid_table)
 
 }  // namespace
 
-TEST_CASE("fluid with curvature flow matches its golden", "[render][fluid]") {
+TEST_CASE("fluid with curvature flow matches its golden", "[render][fluid][slow]") {
   check_fluid_golden("fluid_curvature_flow", "filter = \"curvature_flow\"\nresolution = \"full\"\nfoam = false");
 }
 
@@ -52,7 +52,7 @@ TEST_CASE("fluid curvature debug view matches its golden", "[render][fluid]") {
   check_fluid_golden("fluid_debug_curvature", "filter = \"curvature_flow\"\niterations = 20\ndebug_view = \"curvature\"");
 }
 
-TEST_CASE("fluid foam changes the image and the filters differ", "[render][fluid]") {
+TEST_CASE("fluid foam changes the image and the filters differ", "[render][fluid][slow]") {
   // Guards the goldens themselves: foam and each filter must be visible in the output.
   const testing::CompareLimits limits;
   const CaptureResult plain = render_fluid("plain", "foam = false");

@@ -16,15 +16,15 @@ TEST_CASE("Lucy collapsing under mean-curvature flow matches its golden", "[rend
   check_scene_golden("scenes/lucy_collapse.toml", "levelset_lucy_collapse", 12);
 }
 
-TEST_CASE("Lucy sculpted by scripted brush strokes matches its golden", "[render][levelset]") {
+TEST_CASE("Lucy sculpted by scripted brush strokes matches its golden", "[render][levelset][slow]") {
   check_scene_golden("scenes/sculpt_lucy.toml", "levelset_sculpt_lucy", 40);
 }
 
-TEST_CASE("the CT head's bone segmented live from seeds matches its golden", "[render][levelset]") {
+TEST_CASE("the CT head's bone segmented live from seeds matches its golden", "[render][levelset][slow]") {
   check_scene_golden("scenes/segment_head.toml", "levelset_segment_head", 40);
 }
 
-TEST_CASE("the bunny's points reconstructed as a level set match their golden", "[render][levelset]") {
+TEST_CASE("the bunny's points reconstructed as a level set match their golden", "[render][levelset][slow]") {
   check_scene_golden("scenes/reconstruct_bunny.toml", "levelset_reconstruct_bunny", 1);
 }
 

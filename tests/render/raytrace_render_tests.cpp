@@ -17,7 +17,8 @@ CaptureResult capture_pool(uint32_t frames) { return capture_scene("scenes/caust
 
 }  // namespace
 
-TEST_CASE("caustics pool scene matches its golden, moves with time and is the same every run", "[render][raytrace]") {
+TEST_CASE("caustics pool scene matches its golden, moves with time and is the same every run",
+          "[render][raytrace][slow]") {
   const CaptureResult third = capture_pool(3);
   CHECK(third.validation_errors == 0);
   const std::string failure = testing::check_golden("caustics_pool", third.image);
@@ -68,7 +69,7 @@ target = [0.3, 0.03, 0.05]
 fov_y_degrees = 45.0
 )";
 
-TEST_CASE("the dam break's level-set surface ray traced every frame matches its golden", "[render][raytrace]") {
+TEST_CASE("the dam break's level-set surface ray traced every frame matches its golden", "[render][raytrace][slow]") {
   const CaptureResult result = testing::capture_variant("tests/render/scenes/dam_break_small.toml", "dam_break_traced",
                                                         kTracedWater, 20);
   CHECK(result.validation_errors == 0);

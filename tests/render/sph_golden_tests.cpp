@@ -30,7 +30,7 @@ TEST_CASE("SPH dam break as impostors matches its golden", "[render][sph]") {
   check_dam_break_golden("sph_dam_break_particles", "[pass.particles]\nradius = 0.005\nspeed_scale = 2.0");
 }
 
-TEST_CASE("SPH dam break through the fluid chain matches its golden", "[render][sph]") {
+TEST_CASE("SPH dam break through the fluid chain matches its golden", "[render][sph][slow]") {
   // Absorption scaled to a 10 cm tank (water itself would look clear at this size).
   check_dam_break_golden("sph_dam_break_fluid", "[pass.fluid]\nradius = 0.008\nabsorption = [30.0, 12.0, 5.0]\nfoam = true");
 }

@@ -88,7 +88,7 @@ std::string check_golden_and_graph(const std::string& name, const char* extra_to
 }  // namespace
 
 TEST_CASE("two_surfaces: the screen-space fluid and its level set, split in one frame, match their golden",
-          "[render][stages]") {
+          "[render][stages][slow]") {
   const std::string graph = check_golden_and_graph("two_surfaces", kTwoSurfaces);
   // Both chains are in the graph, each scoped by its side and stage, and the particles enter it
   // as the imported shared buffer the stage published.

@@ -26,7 +26,7 @@ std::vector<Particle> run(const BallisticParams& params, int frames, int threads
 
 }  // namespace
 
-TEST_CASE("bit-identical across runs and thread counts", "[ballistic][determinism]") {
+TEST_CASE("ballistic: bit-identical across runs and thread counts", "[ballistic][determinism]") {
   BallisticParams params;
   params.count = 5000;
   const auto a = run(params, 90, 1);

@@ -39,14 +39,11 @@ EnrightResult check_enright(int resolution, double max_volume_loss, double max_c
 
 }  // namespace
 
-#ifndef MENISCUS_LEVELSET_SLOW_TESTS
 // Measured here: 20.8% volume loss, centroid shift 0.58 voxels, ~1.6 s on 2 threads. Bounds a
 // little above.
 TEST_CASE("Enright test at 64^3 with WENO5/RK3", "[levelset][enright]") { check_enright(64, 0.25, 0.8); }
 
-#else
-// Measured here: 3.8% volume loss, centroid shift 0.27 voxels, about 11 s on 2 threads, in the
-// executable labelled `slow`.
+// Measured here: 3.8% volume loss, centroid shift 0.27 voxels, about 11 s on 2 threads.
 TEST_CASE("Enright test at 128^3 with WENO5/RK3", "[levelset][enright][slow]") { check_enright(128, 0.06, 0.5); }
 
 // 16-bit tiles round every stage's values to 4.6e-5 voxels; over the ~1,000 steps of a period
@@ -60,6 +57,5 @@ TEST_CASE("Enright test at 64^3 loses as much on fixed16 tiles as on float32", "
   CHECK(std::abs(narrow.centroid_shift - wide.centroid_shift) < 0.05);
   CHECK(double(narrow.max_bytes) <= 0.55 * double(wide.max_bytes));
 }
-#endif
 
 }  // namespace meniscus::sim::levelset

@@ -12,7 +12,7 @@
 
 using namespace meniscus::sim::reconstruct;
 
-TEST_CASE("reconstruction: bunny points, levels 5..8, E <= 0.1% at level 8", "[reconstruct][bunny]") {
+TEST_CASE("reconstruction: bunny points, levels 5..8, E <= 0.1% at level 8", "[reconstruct][bunny][slow]") {
   // ctest runs from the source root (tests/CMakeLists.txt), where the points ship with the scenes.
   const meniscus::sim::TriangleMesh cloud = meniscus::sim::read_mesh("scenes/data/vtk-data/bunny_points.ply");
   REQUIRE(cloud.vertices.size() == 35947);

@@ -34,7 +34,7 @@ double reconstruct_lucy(const ReconstructionParams& params, const char* what) {
 
 }  // namespace
 
-TEST_CASE("reconstruction: Lucy's points at level 7, E <= 0.5%, down from 0.82%", "[reconstruct][lucy]") {
+TEST_CASE("reconstruction: Lucy's points at level 7, E <= 0.5%, down from 0.82%", "[reconstruct][lucy][slow]") {
   ReconstructionParams params;
   params.coarsest = 7;
   params.finest = 7;

@@ -148,7 +148,7 @@ Roughness surface_roughness(float alpha, float noise) {
 
 }  // namespace
 
-TEST_CASE("reconstruction: the curvature term irons out noise of about a voxel", "[reconstruct][noise]") {
+TEST_CASE("reconstruction: the curvature term irons out noise of about a voxel", "[reconstruct][noise][slow]") {
   // 3% of the radius is about 0.8 level-6 voxels.
   const Roughness plain = surface_roughness(0.0f, 0.03f);
   const Roughness smoothed = surface_roughness(1.0f, 0.03f);

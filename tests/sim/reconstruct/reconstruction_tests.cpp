@@ -43,7 +43,7 @@ TEST_CASE("reconstruction: a sampled sphere, levels 4..6", "[reconstruct]") {
   CHECK(radius * r.frame.voxel_size(6) == Approx(1.0).margin(0.3 * r.frame.voxel_size(6)));
 }
 
-TEST_CASE("reconstruction: a sampled torus keeps its hole", "[reconstruct]") {
+TEST_CASE("reconstruction: a sampled torus keeps its hole", "[reconstruct][slow]") {
   const float R = 1.0f, tube = 0.45f;
   const std::vector<glm::vec3> points = meniscus::test::torus_samples(300, 140, R, tube);
   ReconstructionParams params;

@@ -181,7 +181,7 @@ std::vector<Particle> dam_break_state(int threads) {
   return sph.particles();
 }
 
-TEST_CASE("bit-identical across runs and thread counts", "[sph][determinism]") {
+TEST_CASE("SPH: bit-identical across runs and thread counts", "[sph][determinism]") {
   const std::vector<Particle> a = dam_break_state(2);
   const std::vector<Particle> b = dam_break_state(2);
   const std::vector<Particle> c = dam_break_state(1);

@@ -1,5 +1,4 @@
 #include "engine/app/levelset_command.h"
-#include "sim/levelset/levelset_stage.h"
 
 #include <chrono>
 #include <cmath>
@@ -11,10 +10,12 @@
 
 #include "engine/core/error.h"
 #include "engine/core/input_limits.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/common/mesh_reader.h"
 #include "sim/histopyramid/volume_io.h"
 #include "sim/levelset/evolution.h"
 #include "sim/levelset/gpu_stl_evolution.h"
+#include "sim/levelset/levelset_stage.h"
 #include "sim/levelset/mesh_level_set.h"
 #include "sim/levelset/vdb_io.h"
 #include "sim/levelset/volume_level_set.h"
@@ -23,7 +24,7 @@ namespace meniscus {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+using profile::ms_since;
 
 constexpr int kMeshMargin = 8;           // voxels of room around a mesh for the surface to move
 constexpr int kConvergedSteps = 20;      // --until-converged: this many steps without a tile change
@@ -59,7 +60,7 @@ LoadedLevelSet load_volume(const LevelSetOptions& o) {
                                                       kVolumeMargin, kVolumeReinitIterations, o.input.string());
   std::printf("levelset: %s: %u x %u x %u samples, iso %g -> %zu tiles (%zu voxels next to the surface), %.0f ms\n",
               o.input.string().c_str(), volume.dims.x, volume.dims.y, volume.dims.z, *o.iso, stats.tiles,
-              stats.crossing_voxels, 1e3 * seconds_since(start));
+              stats.crossing_voxels, ms_since(start));
   return out;
 }
 
@@ -85,8 +86,9 @@ LoadedLevelSet load(const LevelSetOptions& o) {
   out.list = std::make_unique<sim::levelset::SortedTileList>(kBandGamma, 64, o.precision);
   const auto start = Clock::now();
   const auto stats = sim::levelset::build_from_mesh(*out.list, mesh, frame, o.input.string());
-  std::printf("levelset: %s: %zu triangles -> %zu tiles (%zu band voxels), voxel %.6g, %.0f ms\n", o.input.string().c_str(),
-              mesh.triangles.size(), stats.tiles, stats.band_voxels, frame.voxel_size, 1e3 * seconds_since(start));
+  std::printf("levelset: %s: %zu triangles -> %zu tiles (%zu band voxels), voxel %.6g, %.0f ms\n",
+              o.input.string().c_str(), mesh.triangles.size(), stats.tiles, stats.band_voxels, frame.voxel_size,
+              ms_since(start));
   return out;
 }
 
@@ -132,9 +134,9 @@ int evolve_level_set(const LevelSetOptions& o) {
       std::printf("levelset: the surface vanished at step %d (t = %.4g)\n", steps, t);
       break;
     }
-    if (seconds_since(last_report) > 1.0 || steps == step_limit) {
+    if (ms_since(last_report) > 1e3 || steps == step_limit) {
       std::printf("step %d  t %.4g  dt %.3g  tiles %zu (+%u -%u)  %.2f ms/step\n", steps, t, dt, tiles(), s.added,
-                  s.removed, 1e3 * seconds_since(start) / steps);
+                  s.removed, ms_since(start) / steps);
       std::fflush(stdout);
       last_report = Clock::now();
     }
@@ -143,7 +145,7 @@ int evolve_level_set(const LevelSetOptions& o) {
       break;
     }
   }
-  const double wall = seconds_since(start);
+  const double wall = ms_since(start) / 1e3;
   if (on_gpu) list = gpu_list->download();
   sim::levelset::write_vdb(o.output, list, level_set.voxel_offset, level_set.voxel_size);
   std::printf("levelset: %d steps, t = %.4g, %.3f s (%.2f ms/step, %.3g voxel updates/s), %zu tiles -> %s\n", steps, t,

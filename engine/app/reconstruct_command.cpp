@@ -1,22 +1,23 @@
 #include "engine/app/reconstruct_command.h"
-#include "engine/app/level_set_volume.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 
+#include "engine/app/level_set_volume.h"
+#include "engine/core/input_limits.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/common/mesh_reader.h"
 #include "sim/histopyramid/marching_cubes.h"
 #include "sim/levelset/dense_sampling.h"
 #include "sim/levelset/vdb_io.h"
 #include "sim/reconstruct/reconstruction.h"
-#include "engine/core/input_limits.h"
 
 namespace meniscus {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+using profile::ms_since;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include "engine/core/context.h"
 #include "engine/core/error.h"
 #include "engine/interop/shared_buffer.h"
+#include "engine/profile/cpu_timer.h"
 #include "passes/common/frame_uniforms.h"
 #include "passes/readback/readback_pass.h"
 
@@ -16,9 +17,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point start, Clock::time_point end = Clock::now()) {
-  return std::chrono::duration<double, std::milli>(end - start).count();
-}
+using profile::ms_since;
 
 Camera make_camera(const CameraSettings& c) {
   return Camera(c.mode == "fly" ? Camera::Mode::Fly : Camera::Mode::Orbit, c.target, c.distance,

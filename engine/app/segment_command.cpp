@@ -7,6 +7,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/input_limits.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/histopyramid/indexed_mesh.h"
 #include "sim/histopyramid/record_mesh.h"
 #include "sim/histopyramid/volume_io.h"
@@ -20,12 +21,12 @@ namespace meniscus {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+using profile::ms_since;
 
-constexpr float kBandGamma = 1.5f;
+constexpr float kSegmentBandGamma = 1.5f;
 constexpr int kMaskReinitIterations = 4;
 
-std::string vec_text(glm::vec3 v) {
+std::string flag_text(glm::vec3 v) {
   char text[96];
   std::snprintf(text, sizeof text, "%g,%g,%g", v.x, v.y, v.z);
   return text;
@@ -39,10 +40,11 @@ std::vector<sim::levelset::SeedSphere> seed_spheres(const SegmentOptions& o, con
   std::vector<sim::levelset::SeedSphere> spheres;
   const auto add = [&](const char* flag, glm::vec4 given, glm::vec3 index, float radius) {
     if (glm::any(glm::lessThan(index, glm::vec3(0.0f))) || glm::any(glm::greaterThan(index, last)))
-      throw InputError(o.input.string() + ": " + flag + " " + vec_text(glm::vec3(given)) + " lies outside the volume (" +
-                       std::to_string(volume.dims.x) + " x " + std::to_string(volume.dims.y) + " x " +
-                       std::to_string(volume.dims.z) + " samples" +
-                       (std::string(flag) == "--seed-mm" ? " at spacings " + vec_text(volume.spacing) + " mm" : "") + ")");
+      throw InputError(o.input.string() + ": " + flag + " " + flag_text(glm::vec3(given)) +
+                       " lies outside the volume (" + std::to_string(volume.dims.x) + " x " +
+                       std::to_string(volume.dims.y) + " x " + std::to_string(volume.dims.z) + " samples" +
+                       (std::string(flag) == "--seed-mm" ? " at spacings " + flag_text(volume.spacing) + " mm" : "") +
+                       ")");
     spheres.push_back(sim::levelset::seed_at_sample(volume, grid, index, radius));
   };
   const float finest = std::min({volume.spacing.x, volume.spacing.y, volume.spacing.z});
@@ -114,13 +116,13 @@ int segment_volume(const SegmentOptions& o) {
   params.term = o.data_term == "tanh" ? sim::levelset::DataTerm::kTanh : sim::levelset::DataTerm::kLinear;
   sim::levelset::check_segmentation_params(params, o.input.string());
 
-  sim::levelset::SortedTileList initial(kBandGamma);
+  sim::levelset::SortedTileList initial(kSegmentBandGamma);
   const auto spheres = seed_spheres(o, volume, grid);
   if (o.init_mask && !spheres.empty()) throw InputError("meniscus segment: give seeds or --init-mask, not both");
   if (o.init_mask) build_from_mask(initial, volume, grid, *o.init_mask);
   else sim::levelset::build_from_spheres(initial, spheres, o.input.string());
   std::printf("segment: %s: %u x %u x %u samples (spacing %s), level set %d x %d x %d at %g, %zu seeds -> %zu tiles\n",
-              o.input.string().c_str(), volume.dims.x, volume.dims.y, volume.dims.z, vec_text(volume.spacing).c_str(),
+              o.input.string().c_str(), volume.dims.x, volume.dims.y, volume.dims.z, flag_text(volume.spacing).c_str(),
               grid.dims.x, grid.dims.y, grid.dims.z, grid.voxel_size, spheres.size(), initial.size());
 
   const auto backend = o.sim == "cuda" ? sim::SimBackend::Cuda : sim::SimBackend::Cpu;
@@ -132,9 +134,9 @@ int segment_volume(const SegmentOptions& o) {
     if (o.tile_age) stop.tile_age = *o.tile_age;
   }
   auto last_report = Clock::now();
-  const auto run = sim::levelset::run_segmentation(
-      *segmentation, stop, [&](const sim::levelset::SegmentationStep& s) {
-        if (seconds_since(last_report) < 1.0) return;
+  const auto run =
+      sim::levelset::run_segmentation(*segmentation, stop, [&](const sim::levelset::SegmentationStep& s) {
+        if (ms_since(last_report) < 1e3) return;
         std::printf("step %d  active tiles %zu (+%u -%u)  rms change %.4g  dt %.3g  front speed %.3g\n",
                     segmentation->steps(), segmentation->tiles(), s.status.added, s.status.removed, s.rms_change, s.dt,
                     s.front_speed);

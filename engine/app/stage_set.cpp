@@ -3,15 +3,14 @@
 #include <chrono>
 
 #include "engine/core/context.h"
+#include "engine/profile/cpu_timer.h"
 
 namespace meniscus {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
+using profile::ms_since;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/histopyramid/volume_io.h"
 #include "sim/wavelet/wavelet_cpu.h"
 #include "sim/wavelet/wavelet_cuda.h"
@@ -16,7 +17,7 @@ namespace meniscus {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+using profile::ms_since;
 
 struct Times {
   double forward_ms = 0, inverse_ms = 0;                  // wall clock, including transfers for CUDA

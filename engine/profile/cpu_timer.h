@@ -1,5 +1,6 @@
 #pragma once
-// A steady_clock stopwatch: wall time on the CPU, immune to clock adjustments.
+// A steady_clock stopwatch: wall time on the CPU, immune to clock adjustments; ms_since for a
+// stretch begun with Clock::now().
 #include <chrono>
 
 namespace meniscus::profile {
@@ -16,5 +17,9 @@ class CpuTimer {
  private:
   Clock::time_point start_;
 };
+
+inline double ms_since(CpuTimer::Clock::time_point start, CpuTimer::Clock::time_point end = CpuTimer::Clock::now()) {
+  return std::chrono::duration<double, std::milli>(end - start).count();
+}
 
 }  // namespace meniscus::profile

@@ -7,7 +7,7 @@
 namespace meniscus::passes {
 namespace {
 
-struct DisplayConstants {
+struct MipDisplayConstants {
   glm::vec2 corner, pixel_size;
   uint32_t stride, width, height, flip_v;
   float window_low, window_width;
@@ -24,7 +24,7 @@ MipDisplayPass::MipDisplayPass(const Context& context, VkFormat output_format)
                 GraphicsPipelineDesc{.vertex_shader = "fullscreen.vert",
                                      .fragment_shader = "mip_display.frag",
                                      .bindings = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_FRAGMENT_BIT}},
-                                     .push_constant_bytes = sizeof(DisplayConstants),
+                                     .push_constant_bytes = sizeof(MipDisplayConstants),
                                      .color_formats = {output_format},
                                      .debug_name = "mip.display"}),
       decode_srgb_(output_format == VK_FORMAT_B8G8R8A8_SRGB || output_format == VK_FORMAT_R8G8B8A8_SRGB) {}
@@ -35,7 +35,7 @@ graph::ImageHandle MipDisplayPass::add(graph::FrameGraph& graph, const MipImageB
   graph.add_pass("mip.display", [&](graph::PassBuilder& builder) {
     builder.read(image.buffer, graph::Access::FragmentStorageRead);
     written = builder.write(output, graph::Access::ColorAttachmentWrite);
-    DisplayConstants constants{};
+    MipDisplayConstants constants{};
     constants.stride = image.stride;
     constants.width = image.width;
     constants.height = image.height;

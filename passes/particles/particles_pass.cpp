@@ -8,7 +8,7 @@
 namespace meniscus::passes {
 namespace {
 
-struct PushConstants {
+struct ParticlesPushConstants {
   glm::vec4 color;  // a = speed tint
   float radius;
   float speed_scale;
@@ -35,7 +35,8 @@ GraphicsPipelineDesc impostor_pipeline_desc(const char* vertex_shader, uint32_t 
 
 ParticlesPass::ParticlesPass(const Context& context)
     : context_(context),
-      pipeline_(context, impostor_pipeline_desc("particles.vert", sizeof(PushConstants), "particles.impostors")),
+      pipeline_(context,
+                impostor_pipeline_desc("particles.vert", sizeof(ParticlesPushConstants), "particles.impostors")),
       sampler_(create_sampler(context, Filter::Linear, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)) {}
 
 ParticlesPass::~ParticlesPass() { vkDestroySampler(context_.device(), sampler_, nullptr); }
@@ -44,7 +45,8 @@ SceneTargets ParticlesPass::add(graph::FrameGraph& graph, const SceneTargets& ta
                                 graph::BufferHandle particles, uint32_t count,
                                 graph::ImageHandle sky_cube, graph::BufferHandle frame,
                                 const ParticlesSettings& settings) {
-  const PushConstants constants{glm::vec4(settings.color, settings.speed_tint), settings.radius, settings.speed_scale};
+  const ParticlesPushConstants constants{glm::vec4(settings.color, settings.speed_tint), settings.radius,
+                                         settings.speed_scale};
   return add_impostor_pass(graph, "particles.impostors", pipeline_, sampler_, targets, particles, count, sky_cube, frame,
                            std::as_bytes(std::span(&constants, 1)));
 }

@@ -9,7 +9,7 @@
 namespace meniscus::passes {
 namespace {
 
-struct DisplayConstants {
+struct TracedImageConstants {
   glm::vec2 corner;
   float scale;
   uint32_t width, height;
@@ -22,7 +22,7 @@ TracedImagePass::TracedImagePass(const Context& context)
                 GraphicsPipelineDesc{.vertex_shader = "fullscreen.vert",
                                      .fragment_shader = "traced_image.frag",
                                      .bindings = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_FRAGMENT_BIT}},
-                                     .push_constant_bytes = sizeof(DisplayConstants),
+                                     .push_constant_bytes = sizeof(TracedImageConstants),
                                      .color_formats = {kSceneColorFormat},
                                      .debug_name = "raytrace.composite"}) {}
 
@@ -32,7 +32,7 @@ graph::ImageHandle TracedImagePass::add(graph::FrameGraph& graph, const TracedIm
     builder.read(image.buffer, graph::Access::FragmentStorageRead);
     color = builder.write(builder.create_image("scene.color", {.format = kSceneColorFormat, .extent = extent}),
                           graph::Access::ColorAttachmentWrite);
-    DisplayConstants constants{};
+    TracedImageConstants constants{};
     constants.width = image.width;
     constants.height = image.height;
     constants.scale = std::min(float(extent.width) / float(image.width), float(extent.height) / float(image.height));

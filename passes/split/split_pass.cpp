@@ -7,7 +7,7 @@
 namespace meniscus::passes {
 namespace {
 
-struct PushConstants {
+struct SplitPushConstants {
   float divider;
   float half_width;
 };
@@ -16,14 +16,15 @@ struct PushConstants {
 
 SplitPass::SplitPass(const Context& context)
     : context_(context),
-      pipeline_(context, GraphicsPipelineDesc{
-                             .vertex_shader = "fullscreen.vert",
-                             .fragment_shader = "split.frag",
-                             .bindings = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT},
-                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}},
-                             .push_constant_bytes = sizeof(PushConstants),
-                             .color_formats = {kSceneColorFormat},
-                             .debug_name = "scene.split"}),
+      pipeline_(
+          context,
+          GraphicsPipelineDesc{.vertex_shader = "fullscreen.vert",
+                               .fragment_shader = "split.frag",
+                               .bindings = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT},
+                                            {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}},
+                               .push_constant_bytes = sizeof(SplitPushConstants),
+                               .color_formats = {kSceneColorFormat},
+                               .debug_name = "scene.split"}),
       sampler_(create_sampler(context, Filter::Nearest, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)) {}
 
 SplitPass::~SplitPass() { vkDestroySampler(context_.device(), sampler_, nullptr); }
@@ -38,7 +39,7 @@ graph::ImageHandle SplitPass::add(graph::FrameGraph& graph, graph::ImageHandle l
     color = b.write(b.create_image("scene.split_color", {.format = kSceneColorFormat, .extent = desc.extent}),
                     graph::Access::ColorAttachmentWrite);
     // One pixel either side of the divider, whatever the resolution.
-    const PushConstants constants{divider, 1.0f / float(desc.extent.width)};
+    const SplitPushConstants constants{divider, 1.0f / float(desc.extent.width)};
     return [this, left, right, color, constants](graph::PassContext& ctx) {
       begin_rendering(ctx.cmd, ctx.desc(color).extent, {{ctx.view(color), std::nullopt}}, std::nullopt);
       DescriptorWrites writes;

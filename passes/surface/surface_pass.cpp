@@ -11,12 +11,12 @@ namespace meniscus::passes {
 namespace {
 
 // The pyramid's own 64 bytes (HistoPyramidParams or RecordPyramidParams), then the draw's.
-struct PushConstants {
+struct SurfacePushConstants {
   PyramidConstants pyramid;
   glm::vec4 color;          // rgb, a = opacity
   glm::vec4 model_rows[3];  // volume -> world affine transform, row-major 3x4
 };
-static_assert(sizeof(PushConstants) == 128, "must fit lavapipe's 128-byte push constants");
+static_assert(sizeof(SurfacePushConstants) == 128, "must fit lavapipe's 128-byte push constants");
 
 GraphicsPipelineDesc surface_pipeline(bool blended, SurfaceSource source) {
   constexpr VkShaderStageFlags kVertex = VK_SHADER_STAGE_VERTEX_BIT;
@@ -28,7 +28,7 @@ GraphicsPipelineDesc surface_pipeline(bool blended, SurfaceSource source) {
                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVertex},
                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kVertex | VK_SHADER_STAGE_FRAGMENT_BIT},
                    {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}},
-      .push_constant_bytes = sizeof(PushConstants),
+      .push_constant_bytes = sizeof(SurfacePushConstants),
       .color_formats = {kSceneColorFormat},
       .depth_format = kSceneDepthFormat,
       .depth_test = true,
@@ -123,8 +123,8 @@ SceneTargets SurfacePass::add(graph::FrameGraph& graph, const SceneTargets& targ
       if (!pyramid) continue;  // no records: nothing crosses this frame
       const std::array<graph::BufferHandle, 3> sources{pyramid->source, pyramid->pyramid, pyramid->tables};
       const graph::BufferHandle indirect = pyramid->indirect;
-      const PushConstants constants{pyramid->constants, glm::vec4(layer.color, layer.opacity),
-                                    {model_rows_[0], model_rows_[1], model_rows_[2]}};
+      const SurfacePushConstants constants{
+          pyramid->constants, glm::vec4(layer.color, layer.opacity), {model_rows_[0], model_rows_[1], model_rows_[2]}};
       const Pipeline* pipeline = blended ? &blended_ : &opaque_;
       SceneTargets out;
       graph.add_pass("surface." + layer.name + ".draw", [&](graph::PassBuilder& b) {

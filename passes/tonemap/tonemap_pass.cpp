@@ -6,7 +6,7 @@
 namespace meniscus::passes {
 namespace {
 
-struct PushConstants {
+struct TonemapPushConstants {
   float exposure;
   uint32_t encode_srgb;
 };
@@ -19,13 +19,14 @@ bool is_srgb(VkFormat format) {
 
 TonemapPass::TonemapPass(const Context& context, VkFormat output_format)
     : context_(context),
-      pipeline_(context, GraphicsPipelineDesc{
-                             .vertex_shader = "fullscreen.vert",
-                             .fragment_shader = "tonemap.frag",
-                             .bindings = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}},
-                             .push_constant_bytes = sizeof(PushConstants),
-                             .color_formats = {output_format},
-                             .debug_name = "output.tonemap"}),
+      pipeline_(
+          context,
+          GraphicsPipelineDesc{.vertex_shader = "fullscreen.vert",
+                               .fragment_shader = "tonemap.frag",
+                               .bindings = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}},
+                               .push_constant_bytes = sizeof(TonemapPushConstants),
+                               .color_formats = {output_format},
+                               .debug_name = "output.tonemap"}),
       sampler_(create_sampler(context, Filter::Nearest, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)),
       // An sRGB target encodes in hardware; a UNORM one gets the encoding in the shader.
       encode_srgb_(!is_srgb(output_format)) {}
@@ -38,7 +39,7 @@ graph::ImageHandle TonemapPass::add(graph::FrameGraph& graph, graph::ImageHandle
   graph.add_pass("output.tonemap", [&](graph::PassBuilder& builder) {
     builder.read(scene_color, graph::Access::FragmentSample);
     written = builder.write(output, graph::Access::ColorAttachmentWrite);
-    const PushConstants constants{exposure, encode_srgb_ ? 1u : 0u};
+    const TonemapPushConstants constants{exposure, encode_srgb_ ? 1u : 0u};
     return [this, scene_color, written, constants](graph::PassContext& ctx) {
       begin_rendering(ctx.cmd, ctx.desc(written).extent, {{ctx.view(written), std::nullopt}}, std::nullopt);
       DescriptorWrites writes;

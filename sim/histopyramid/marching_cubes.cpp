@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/histopyramid/cell_slices.h"
 #include "sim/histopyramid/mc_tables.h"
 #include "sim/histopyramid/slice_vertices.h"
@@ -19,9 +20,7 @@ namespace meniscus::sim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-glm::uvec3 corner_offset(int c) { return {uint32_t(c & 1), uint32_t((c >> 1) & 1), uint32_t((c >> 2) & 1)}; }
+using profile::ms_since;
 
 }  // namespace
 
@@ -61,7 +60,7 @@ bool FlatLayout::cell_of(uint32_t element, glm::uvec3& cell) const {
 uint8_t MarchingCubes::cell_case(const Volume& v, float iso, uint32_t x, uint32_t y, uint32_t z) {
   uint8_t index = 0;
   for (int c = 0; c < 8; ++c) {
-    const glm::uvec3 p = glm::uvec3(x, y, z) + corner_offset(c);
+    const glm::uvec3 p = glm::uvec3(x, y, z) + mc::corner_offset(c);
     if (v.at(p.x, p.y, p.z) >= iso) index |= uint8_t(1 << c);
   }
   return index;
@@ -69,7 +68,7 @@ uint8_t MarchingCubes::cell_case(const Volume& v, float iso, uint32_t x, uint32_
 
 uint64_t MarchingCubes::edge_id(const Volume& v, uint32_t x, uint32_t y, uint32_t z, int edge) {
   const mc::Edge& e = mc::edges()[edge];
-  const glm::uvec3 p = glm::uvec3(x, y, z) + corner_offset(e.a);
+  const glm::uvec3 p = glm::uvec3(x, y, z) + mc::corner_offset(e.a);
   return uint64_t(v.index(p.x, p.y, p.z)) * 3 + e.axis;
 }
 

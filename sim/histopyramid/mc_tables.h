@@ -12,6 +12,7 @@
 // and bit c of a case index says that corner is inside.
 #include <array>
 #include <cstdint>
+#include <glm/vec3.hpp>
 
 namespace meniscus::sim::mc {
 
@@ -28,6 +29,9 @@ struct Edge {
 };
 
 const std::array<Edge, 12>& edges();
+
+// Corner c's offset from the cell's lowest corner: bit 0 of c is x, bit 1 y, bit 2 z.
+inline glm::uvec3 corner_offset(int c) { return {uint32_t(c & 1), uint32_t((c >> 1) & 1), uint32_t((c >> 2) & 1)}; }
 const std::array<Case, 256>& cases();
 // Largest triangle count over all cases (for buffer sizing).
 int max_triangles();

@@ -12,8 +12,6 @@
 namespace meniscus::sim {
 namespace {
 
-glm::uvec3 corner_offset(int c) { return {uint32_t(c & 1), uint32_t((c >> 1) & 1), uint32_t((c >> 2) & 1)}; }
-
 // An id per cube edge of record space, equal for every cell sharing the edge: the edge's lower
 // end (each coordinate at most 65536) and its axis.
 uint64_t edge_id(glm::uvec3 lower, uint32_t axis) {
@@ -34,7 +32,7 @@ EdgePoint edge_point(const CubeRecord& record, const float f[8], int edge) {
   const float t = f[e.a] / (f[e.a] - f[e.b]);  // decoded values are never 0, and differ in sign here
   glm::vec3 along(0.0f);
   along[e.axis] = t;
-  return {glm::vec3(corner_offset(e.a)) + along, record_position(record) + corner_offset(e.a), along};
+  return {glm::vec3(mc::corner_offset(e.a)) + along, record_position(record) + mc::corner_offset(e.a), along};
 }
 
 }  // namespace
@@ -70,7 +68,7 @@ IndexedMesh extract_record_mesh(const CubeRecordSet& set, glm::vec3 origin, floa
       const glm::uvec3 base = record_position(records[i]);
       for (int k = 0; k < 3 * c.triangles; ++k) {
         const mc::Edge& e = mc::edges()[c.edges[k]];
-        keyed[first[i] + k] = {edge_id(base + corner_offset(e.a), e.axis), uint32_t(first[i] + k)};
+        keyed[first[i] + k] = {edge_id(base + mc::corner_offset(e.a), e.axis), uint32_t(first[i] + k)};
       }
     }
   });

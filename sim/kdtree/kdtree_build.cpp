@@ -1,19 +1,20 @@
 // The CPU backend's build: validation, then the three stages of Algorithm 1.
+#include <tbb/parallel_for.h>
+
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include <tbb/parallel_for.h>
-
 #include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/kdtree/build_state.h"
 
 namespace meniscus::sim::kdtree {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+using profile::ms_since;
 
 }  // namespace
 

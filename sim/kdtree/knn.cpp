@@ -15,6 +15,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/kdtree/knn_packet.h"
 #include "sim/kdtree/radius_estimate.h"
 
@@ -22,7 +23,7 @@ namespace meniscus::sim::kdtree {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+using profile::ms_since;
 
 constexpr uint32_t kQueryChunk = 128;
 

@@ -19,7 +19,6 @@
 namespace meniscus::sim::kdtree {
 namespace {
 
-constexpr uint32_t kLeafBatch = 32;
 static_assert(kLeafBatch == 32, "a batch's candidates are one 32-bit mask");
 
 // The x86-64 baseline, or plain C++ elsewhere.

@@ -14,9 +14,6 @@
 namespace meniscus::sim::kdtree {
 namespace {
 
-// Points a leaf's distances are computed for at once, in a loop the compiler vectorises.
-constexpr uint32_t kLeafBatch = 32;
-
 // Squared distance from (x, y, z) to the farthest corner of the root box: a radius beyond it
 // holds every point.
 float farthest2(const KdNode& root, float x, float y, float z) {

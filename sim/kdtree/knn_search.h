@@ -8,6 +8,9 @@
 
 namespace meniscus::sim::kdtree {
 
+// Points a leaf's distances are computed for at once, in a loop the compiler vectorises.
+constexpr uint32_t kLeafBatch = 32;
+
 // Per-thread memory a query reuses: nothing is allocated per query.
 struct SearchScratch {
   std::vector<uint32_t> stack;

@@ -17,12 +17,6 @@ constexpr int kBlock = kTileSide + 2;
 
 int block_index(int x, int y, int z) { return (z * kBlock + y) * kBlock + x; }
 
-// Direction index (into neighbour_offsets) of offset (dx, dy, dz), each in {-1, 0, 1}.
-int direction_of(int dx, int dy, int dz) {
-  const int linear = (dz + 1) * 9 + (dy + 1) * 3 + (dx + 1);  // 0..26, 13 is the centre
-  return linear < 13 ? linear : linear - 1;
-}
-
 // The block from a pool reader (SortedTileList::visit_values).
 template <class Reader>
 void gather_block(const Reader value_at, float gamma, uint32_t id, const uint32_t neighbours[26], float block[216]) {

@@ -9,12 +9,6 @@
 namespace meniscus::sim::levelset {
 namespace {
 
-// Direction index (into neighbour_offsets) of offset (dx, dy, dz), each in {-1, 0, 1}.
-int direction_of(int dx, int dy, int dz) {
-  const int linear = (dz + 1) * 9 + (dy + 1) * 3 + (dx + 1);  // 0..26, 13 is the centre
-  return linear < 13 ? linear : linear - 1;
-}
-
 // The block from a pool reader (SortedTileList::visit_values), one source tile at a time: the
 // tile itself and each neighbour a stencil reads fill a box of the block, copied as rows of 1
 // to 4 voxels, so which tile a row comes from is worked out once per box, not per short run.

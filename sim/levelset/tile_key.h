@@ -49,6 +49,12 @@ inline int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b)
 // order; direction d's opposite is 25 - d.
 const std::array<TileCoord, 26>& neighbour_offsets();
 
+// The index into neighbour_offsets() of offset (dx, dy, dz), each in {-1, 0, 1}, not all 0.
+inline int direction_of(int dx, int dy, int dz) {
+  const int linear = (dz + 1) * 9 + (dy + 1) * 3 + (dx + 1);  // 0..26, 13 is the centre
+  return linear < 13 ? linear : linear - 1;
+}
+
 // Throws InputError naming `what` when a tile coordinate does not fit a 32-bit key.
 void require_representable(const TileCoord& c, const std::string& what);
 

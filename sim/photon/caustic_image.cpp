@@ -6,13 +6,14 @@
 #include <numeric>
 
 #include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/kdtree/kdtree.h"
 #include "sim/kdtree/knn.h"
 
 namespace meniscus::sim::photon {
 namespace {
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+using profile::ms_since;
 }  // namespace
 
 double CausticImage::mean() const {

@@ -10,7 +10,7 @@ namespace {
 
 constexpr float kHalfSide = 1.0f;  // the pool is [-1, 1] x [-1, 1] m
 
-void require(bool ok, const char* field, const std::string& expected) {
+void require_pool(bool ok, const char* field, const std::string& expected) {
   if (!ok) throw InputError(std::string("caustics pool: ") + field + " must be " + expected);
 }
 
@@ -23,10 +23,10 @@ float wave(const PoolParams& p, float x, float z, float t) {
 }  // namespace
 
 void PoolParams::validate() const {
-  require(grid >= 2 && grid <= 2048, "grid", "in [2, 2048]");
-  require(depth >= 0.05f && depth <= 10.0f, "depth", "in [0.05, 10] m");
-  require(wave_height >= 0.0f && wave_height <= 0.2f * depth, "wave_height", "in [0, depth / 5]");
-  require(std::isfinite(wave_speed) && wave_speed >= 0.0f && wave_speed <= 100.0f, "wave_speed", "in [0, 100]");
+  require_pool(grid >= 2 && grid <= 2048, "grid", "in [2, 2048]");
+  require_pool(depth >= 0.05f && depth <= 10.0f, "depth", "in [0.05, 10] m");
+  require_pool(wave_height >= 0.0f && wave_height <= 0.2f * depth, "wave_height", "in [0, depth / 5]");
+  require_pool(std::isfinite(wave_speed) && wave_speed >= 0.0f && wave_speed <= 100.0f, "wave_speed", "in [0, 100]");
   view.validate();
 }
 

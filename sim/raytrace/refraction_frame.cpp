@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <string>
-
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
+#include <string>
 
 #include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/kdtree/triangle_kdtree.h"
 #include "sim/photon/caustic_image.h"
 #include "sim/photon/caustic_photons.h"
@@ -19,9 +19,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+using profile::ms_since;
 
-void require(bool ok, const char* field, const std::string& expected) {
+void require_view(bool ok, const char* field, const std::string& expected) {
   if (!ok) throw InputError(std::string("refraction view: ") + field + " must be " + expected);
 }
 
@@ -70,18 +70,21 @@ photon::FloorGrid caustic_grid(const Box& box, const glm::vec3& to_sun, float fl
 }  // namespace
 
 void RefractionView::validate() const {
-  require(sun_elevation_degrees >= 10.0f && sun_elevation_degrees <= 90.0f, "sun_elevation_degrees", "in [10, 90]");
-  require(sun_azimuth_degrees >= -360.0f && sun_azimuth_degrees <= 360.0f, "sun_azimuth_degrees", "in [-360, 360]");
-  require(photons >= 1000 && photons <= 20'000'000, "photons", "in [1000, 20000000]");
-  require(photon_neighbours >= 1 && photon_neighbours <= 1024, "photon_neighbours", "in [1, 1024]");
-  require(caustic_resolution >= 8 && caustic_resolution <= 2048, "caustic_resolution", "in [8, 2048]");
-  require(floor_tile >= 1e-3f && floor_tile <= 1e3f, "floor_tile", "in [0.001, 1000] m");
-  require(trace.width >= 1 && trace.width <= 8192 && trace.height >= 1 && trace.height <= 8192, "image_width and image_height",
-          "1..8192 pixels");
-  require(trace.max_bounces <= 8, "bounces", "at most 8");
-  require(trace.supersample >= 1 && trace.supersample <= 8, "supersample", "in [1, 8]");
-  require(primary_rays(trace) <= kMaxPrimaryRays, "image_width x image_height x supersample^2",
-          "at most " + std::to_string(kMaxPrimaryRays) + " primary rays a frame, not " + std::to_string(primary_rays(trace)));
+  require_view(sun_elevation_degrees >= 10.0f && sun_elevation_degrees <= 90.0f, "sun_elevation_degrees",
+               "in [10, 90]");
+  require_view(sun_azimuth_degrees >= -360.0f && sun_azimuth_degrees <= 360.0f, "sun_azimuth_degrees",
+               "in [-360, 360]");
+  require_view(photons >= 1000 && photons <= 20'000'000, "photons", "in [1000, 20000000]");
+  require_view(photon_neighbours >= 1 && photon_neighbours <= 1024, "photon_neighbours", "in [1, 1024]");
+  require_view(caustic_resolution >= 8 && caustic_resolution <= 2048, "caustic_resolution", "in [8, 2048]");
+  require_view(floor_tile >= 1e-3f && floor_tile <= 1e3f, "floor_tile", "in [0.001, 1000] m");
+  require_view(trace.width >= 1 && trace.width <= 8192 && trace.height >= 1 && trace.height <= 8192,
+               "image_width and image_height", "1..8192 pixels");
+  require_view(trace.max_bounces <= 8, "bounces", "at most 8");
+  require_view(trace.supersample >= 1 && trace.supersample <= 8, "supersample", "in [1, 8]");
+  require_view(primary_rays(trace) <= kMaxPrimaryRays, "image_width x image_height x supersample^2",
+               "at most " + std::to_string(kMaxPrimaryRays) + " primary rays a frame, not " +
+                   std::to_string(primary_rays(trace)));
 }
 
 std::vector<glm::vec3> vertex_normals(const photon::TriangleSoup& mesh) {

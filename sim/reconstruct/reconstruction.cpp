@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/kdtree/knn.h"
 #include "sim/levelset/evolution.h"
 #include "sim/levelset/level_set_builder.h"
@@ -24,7 +25,7 @@ namespace meniscus::sim::reconstruct {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+using profile::ms_since;
 
 // Voxels between the samples' bounding box and the starting box at level d: enough that no
 // sample starts inside the band.

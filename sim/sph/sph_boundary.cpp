@@ -11,8 +11,6 @@ namespace {
 
 constexpr int kLayers = 2;  // the kernel's support is two lattice spacings
 
-Vec3 vec(const float v[3]) { return {v[0], v[1], v[2]}; }
-
 bool inside(const SphBox& box, Vec3 p) {
   return p.x >= box.min[0] && p.x <= box.max[0] && p.y >= box.min[1] && p.y <= box.max[1] && p.z >= box.min[2] &&
          p.z <= box.max[2];

@@ -20,6 +20,8 @@ MENISCUS_HD inline Vec3& operator+=(Vec3& a, Vec3 b) { return a = a + b; }
 MENISCUS_HD inline Vec3& operator-=(Vec3& a, Vec3 b) { return a = a - b; }
 MENISCUS_HD inline float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 MENISCUS_HD inline float length(Vec3 a) { return sqrtf(dot(a, a)); }
+// A parameter's float[3] as a Vec3.
+inline Vec3 vec(const float v[3]) { return {v[0], v[1], v[2]}; }
 
 // A right-handed orthonormal frame (u, v, n) around the direction `d` (any length): the plane
 // of a disk emitter or of a sampled plane collider.

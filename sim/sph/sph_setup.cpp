@@ -6,8 +6,6 @@
 namespace meniscus::sim::sph {
 namespace {
 
-Vec3 vec(const float v[3]) { return {v[0], v[1], v[2]}; }
-
 uint64_t mix(uint64_t x) {  // splitmix64 finaliser: jitter depends on (seed, index) only
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;

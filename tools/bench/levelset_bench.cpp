@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
 #include "engine/profile/json_writer.h"
 #include "sim/common/mesh_reader.h"
 #include "sim/levelset/curvature_flow.h"
@@ -37,7 +38,7 @@ namespace meniscus::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+using profile::ms_since;
 
 struct Options {
   int threads = int(tbb::info::default_concurrency());

@@ -1,12 +1,12 @@
 // nanoflann as the KNN peer: its own kd-tree build and knnSearch, one query per point.
-#include <nanoflann.hpp>
-
 #include <tbb/parallel_for.h>
 
 #include <chrono>
 #include <cmath>
+#include <nanoflann.hpp>
 #include <string>
 
+#include "engine/profile/cpu_timer.h"
 #include "tools/bench/peers.h"
 
 namespace meniscus::bench {
@@ -24,7 +24,7 @@ struct Cloud {
 
 using Index = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<float, Cloud>, Cloud, 3, uint32_t>;
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+using profile::ms_since;
 
 }  // namespace
 

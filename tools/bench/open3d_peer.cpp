@@ -9,11 +9,13 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/profile/cpu_timer.h"
+
 namespace meniscus::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+using profile::ms_since;
 
 std::vector<Eigen::Vector3d> to_eigen(std::span<const glm::vec3> points) {
   std::vector<Eigen::Vector3d> out(points.size());

@@ -24,6 +24,7 @@
 #include "engine/app/scene.h"
 #include "engine/app/sph_settings.h"
 #include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/sph/sph_cuda.h"
 #include "sim/sph/sph_stage.h"
 #include "tools/bench/bench_setup.h"
@@ -32,7 +33,7 @@ namespace meniscus::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+using profile::ms_since;
 
 const char* const kCases[] = {"collapsing_block", "tall_column", "splash"};  // make_case builds each
 

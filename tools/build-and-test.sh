@@ -26,7 +26,8 @@ cmake --build build --parallel "$jobs"
 ctest --test-dir build --output-on-failure --parallel "$jobs" --timeout 900 -LE soak || status=$?
 
 # The same tests under AddressSanitizer and UBSan; `slow` ones (long runs whose code paths
-# shorter tests take too, tagged [slow]: tests/CMakeLists.txt) only above. -O1 with line tables: quick to build, traces keep lines.
+# shorter tests take too, tagged [slow]: tests/CMakeLists.txt) only above. -O1 with line tables:
+# quick to build, traces keep lines.
 # A 16 MiB quarantine still catches a use after a recent free; the default 256 MiB makes
 # lavapipe's large per-frame allocations five times slower.
 CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

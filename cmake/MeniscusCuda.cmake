@@ -42,10 +42,13 @@ function(meniscus_cuda_sources target)
   set(cu_sources ${arg_SOURCES})
   list(FILTER cu_sources INCLUDE REGEX "\\.cu$")
   if(MENISCUS_CUDA_ON_CPU)
+    # Each on its own: a unity batch would lose the options (and nvcc compiles them one by one).
+    # The backend's sources are the ones this build instruments (MENISCUS_SANITIZER_OPTIONS).
+    set_source_files_properties(${arg_SOURCES} PROPERTIES COMPILE_OPTIONS "${MENISCUS_SANITIZER_OPTIONS}"
+                                                          SKIP_UNITY_BUILD_INCLUSION ON)
     if(cu_sources)
-      # Each on its own: a unity batch would lose the options (and nvcc compiles them one by one).
-      set_source_files_properties(${cu_sources} PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-xc++;-ffp-contract=off"
-                                                           SKIP_UNITY_BUILD_INCLUSION ON)
+      set_source_files_properties(${cu_sources} PROPERTIES LANGUAGE CXX
+                                  COMPILE_OPTIONS "-xc++;-ffp-contract=off;${MENISCUS_SANITIZER_OPTIONS}")
     endif()
     target_link_libraries(${target} PUBLIC meniscus_cuda_cpu)
   else()

@@ -222,7 +222,9 @@ TEST_CASE("triangle kd-tree: Lucy's primary and shadow rays equal the brute forc
   CHECK(a.mismatched == 0);
 }
 
-TEST_CASE("triangle kd-tree: the bunny's rays equal the brute force's (when ../shared/data has it)", "[kdtree][triangles]") {
+// [slow]: the random soup's case takes the same paths under the sanitizers.
+TEST_CASE("triangle kd-tree: the bunny's rays equal the brute force's (when ../shared/data has it)",
+          "[kdtree][triangles][slow]") {
   std::filesystem::path bunny;
   try {
     bunny = find_data_file("vtk-data/bunny.ply");

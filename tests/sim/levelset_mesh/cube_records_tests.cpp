@@ -143,7 +143,9 @@ TEST_CASE("levelset records: records are the same, byte for byte, on every run",
   CHECK(std::memcmp(a.records.data(), b.records.data(), a.records.size() * sizeof(CubeRecord)) == 0);
 }
 
-TEST_CASE("levelset records: records of Lucy are watertight and match the brute-force count", "[levelset][records][data]") {
+// [slow]: the sphere's case takes the same paths under the sanitizers.
+TEST_CASE("levelset records: records of Lucy are watertight and match the brute-force count",
+          "[levelset][records][data][slow]") {
   const auto path = find_data_file("vtk-data/lucy.ply");
   const TriangleMesh lucy = read_mesh(path);
   const VoxelFrame frame = fit_frame(lucy, 128, 8, path.string());

@@ -56,7 +56,7 @@ int run() {
   }
   {
     sim::BallisticParams params;
-    params.count = 100003;  // not a multiple of the block size
+    params.count = 20011;  // not a multiple of the block size
     sim::BallisticCpu cpu(params);
     auto cuda = sim::make_ballistic_stage(params, sim::SimBackend::Cuda, context);
     check(cuda->backend() == sim::SimBackend::Cuda && cuda->count() == params.count, "CUDA stage created");

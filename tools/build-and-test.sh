@@ -4,7 +4,8 @@
 #   build/           the product (CUDA backends too when nvcc is found): every test but soak
 #   build-asan/      clang, ASan + UBSan, CUDA off: the unit, simulation and render tests
 #   build-cuda-cpu/  the .cu sources on the CPU execution layer (tests/support/cuda_cpu), g++,
-#                    ASan + UBSan: every CPU == CUDA test, threads in a seeded random order
+#                    ASan + UBSan on the CUDA backends, the layer and the CUDA tests: every
+#                    CPU == CUDA test, threads in a seeded random order
 #   build-fuzz/      one libFuzzer target per reader and the scene parser, 10 s each
 # Idempotent: a second run rebuilds only what changed. Exit status non-zero when any failed.
 set -euo pipefail
@@ -39,7 +40,8 @@ LD_PRELOAD="$PWD/build-asan/libmeniscus_keep_loaded.so" LSAN_OPTIONS="$leaks" \
   ctest --test-dir build-asan --output-on-failure --parallel "$jobs" --timeout 900 -LE "soak|slow" || status=$?
 
 # The .cu sources compiled by g++ and executed on the CPU: no GPU needed, so CUDA code runs on
-# every CI run. Sanitized, so a kernel's out-of-bounds access or undefined behaviour fails it.
+# every CI run. The CUDA backends are sanitized, so a kernel's out-of-bounds access or undefined
+# behaviour fails it; the CPU libraries they are compared with were sanitized above.
 # One schedule here: a seeded random order of blocks and threads, which breaks code that leans on
 # the launch order where the forward order would hide it. More by hand with
 # -DMENISCUS_CUDA_CPU_SCHEDULES="forward;reverse;random:20261124". -O1: a third less compile time

@@ -21,6 +21,9 @@ class TileAges {
   void update(const SortedTileList& list, double t);
   // Whether every active tile is older than `threshold` time units (false for an empty band).
   bool all_older_than(double threshold) const { return tiles_ > 0 && youngest_ > threshold; }
+  // Whether at most `fraction` of the active tiles are `threshold` time units old or younger
+  // (false for an empty band; fraction 0 is all_older_than).
+  bool settled(double threshold, double fraction) const;
   double youngest() const { return youngest_; }
 
  private:
@@ -29,6 +32,7 @@ class TileAges {
   std::vector<TileKey> key_;
   std::vector<uint32_t> seen_;
   std::vector<double> born_;
+  std::vector<double> ages_;  // of the active tiles at the last update
   uint32_t update_ = 0;
   double youngest_ = 0;
   size_t tiles_ = 0;

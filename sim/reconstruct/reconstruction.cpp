@@ -88,6 +88,9 @@ void check_params(const ReconstructionParams& p, const char* what) {
                      ", got d = " + std::to_string(p.coarsest) + ", D = " + std::to_string(p.finest));
   if (p.weight_neighbours < 0 || p.weight_neighbours > 256)
     throw InputError(std::string(what) + ": weight neighbours must be in [0, 256], got " + std::to_string(p.weight_neighbours));
+  if (!(p.settled_fraction >= 0.0f && p.settled_fraction < 1.0f))
+    throw InputError(std::string(what) + ": settled fraction must be in [0, 1), got " +
+                     std::to_string(p.settled_fraction));
   if (!(p.lost_distance >= 0.0f && p.lost_distance <= 1000.0f))
     throw InputError(std::string(what) + ": lost distance must be in [0, 1000] voxels, got " + std::to_string(p.lost_distance));
   // A ball around a sample on the cube's low face must stay within the margin below it, which
@@ -176,7 +179,7 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
       t += evolution.step(list, float(t));
       ages.update(list, t);
       ++report.iterations;
-      if (ages.all_older_than(params.converged_age)) {
+      if (ages.settled(params.converged_age, params.settled_fraction)) {
         report.converged = true;
         break;
       }

@@ -172,4 +172,11 @@ TEST_CASE("tile ages: survivors age with time, new and re-created tiles start at
   ages.update(list, 7.0);
   CHECK(ages.youngest() == 0.0);
   CHECK(!ages.all_older_than(5.0));
+  // One young tile in three: settled for a third, not for less.
+  CHECK(ages.settled(5.0, 1.0 / 3.0));
+  CHECK(!ages.settled(5.0, 0.3));
+  CHECK(!ages.settled(5.0, 0.0));
+  ages.update(list, 12.5);
+  CHECK(ages.settled(5.0, 0.0) == ages.all_older_than(5.0));
+  CHECK(ages.settled(5.0, 0.0));
 }

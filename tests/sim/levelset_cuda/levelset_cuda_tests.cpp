@@ -233,12 +233,12 @@ int run() {
   mcf.alpha = 1.0f;
   mcf.normal_speed = 0.1f;
   mcf.rescaling_speed = true;
-  evolve("sphere MCF (F 0.1, alpha 1, upwind/Euler, rescaling)", sphere_list({16.3f, 15.8f, 16.1f}, 10.0f, 32), mcf, 40,
+  evolve("sphere MCF (F 0.1, alpha 1, upwind/Euler, rescaling)", sphere_list({16.3f, 15.8f, 16.1f}, 10.0f, 32), mcf, 24,
          std::numeric_limits<float>::infinity());
   // Large enough (about 10k tiles, against at most 4224 compute units) that each unit walks two
   // or three tiles with its neighbour pointers and management units span more than one tile.
   evolve("sphere MCF r 70 (upwind/Euler, several tiles per unit)", sphere_list({80.37f, 79.71f, 80.13f}, 70.0f, 160),
-         mcf, 3, std::numeric_limits<float>::infinity());
+         mcf, 2, std::numeric_limits<float>::infinity());
   mcf.scheme = Scheme::kWeno5;
   evolve("sphere MCF (F 0.1, alpha 1, WENO5/RK3, rescaling)", sphere_list({16.3f, 15.8f, 16.1f}, 10.0f, 32), mcf, 10,
          std::numeric_limits<float>::infinity());

@@ -17,6 +17,7 @@
 #include "tools/bench/bench_setup.h"
 
 namespace meniscus::bench {
+namespace fluid_bench {
 namespace {
 
 struct Options {
@@ -105,8 +106,10 @@ const std::vector<Config> kConfigs{
 };
 
 }  // namespace
+}  // namespace fluid_bench
 
 int run_fluid(int argc, char** argv) {
+  using namespace fluid_bench;  // this file's helpers
   const Options o = parse(argc, argv);
   Context context(ContextOptions{.preferred_device = o.device});
   const VkExtent2D extent{o.width, o.height};

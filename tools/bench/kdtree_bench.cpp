@@ -24,6 +24,7 @@
 #include "tools/bench/peers.h"
 
 namespace meniscus::bench {
+namespace kdtree_bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -103,8 +104,10 @@ std::vector<uint32_t> morton_order(const std::vector<glm::vec3>& p) {
 }
 
 }  // namespace
+}  // namespace kdtree_bench
 
 int run_kdtree(int argc, char** argv) {
+  using namespace kdtree_bench;  // this file's helpers
   const Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
   for (const std::string& name : o.cases) {

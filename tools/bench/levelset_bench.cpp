@@ -35,6 +35,7 @@
 #include "tools/bench/peers.h"
 
 namespace meniscus::bench {
+namespace levelset_bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -354,8 +355,10 @@ void run_sphere_case(float radius, const Options& o) {
 }
 
 }  // namespace
+}  // namespace levelset_bench
 
 int run_levelset(int argc, char** argv) {
+  using namespace levelset_bench;  // this file's helpers
   const Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
   for (const int n : o.enright) {

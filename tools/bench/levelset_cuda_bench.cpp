@@ -16,6 +16,7 @@
 #include "tools/bench/bench_setup.h"
 
 namespace meniscus::bench {
+namespace levelset_cuda_bench {
 namespace {
 
 constexpr const char* kImpl = "meniscus-cuda-gpu-stl";
@@ -77,9 +78,11 @@ void run_case(float radius, sim::levelset::TilePrecision precision, int steps,
 }
 
 }  // namespace
+}  // namespace levelset_cuda_bench
 
 void run_levelset_cuda(const std::vector<float>& radii, int steps,
                        const std::vector<sim::levelset::TilePrecision>& precisions) {
+  using namespace levelset_cuda_bench;  // this file's helpers
   std::string why;
   if (!sim::levelset::gpu_stl_available(&why)) {
     emit_skipped(why);

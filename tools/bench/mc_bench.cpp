@@ -48,6 +48,7 @@ std::optional<PeerResult> vtk_flying_edges(const sim::Volume& volume, float iso,
 
 const char* vtk_version() { return vtk_flying_edges_version(); }
 
+namespace mc_bench {
 namespace {
 
 struct Options {
@@ -122,8 +123,10 @@ void emit(const std::string& case_name, const sim::Volume& volume, float iso, co
 }
 
 }  // namespace
+}  // namespace mc_bench
 
 int run_mc(int argc, char** argv) {
+  using namespace mc_bench;  // this file's helpers
   const Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
   log::set_quiet(true);

@@ -35,6 +35,7 @@
 #include "tools/bench/vtk_mip.h"
 
 namespace meniscus::bench {
+namespace mip_bench {
 namespace {
 
 struct Size {
@@ -328,8 +329,10 @@ bool run_size(const Context& context, const Options& o, const sim::mip::GreyVolu
 }
 
 }  // namespace
+}  // namespace mip_bench
 
 int run_mip(int argc, char** argv) {
+  using namespace mip_bench;  // this file's helpers
   const Options o = parse(argc, argv);
   const auto limit = benchmark_environment(o.threads);
   // lavapipe's (and llvmpipe's, for VTK's GPU mapper) worker threads: the same count as TBB's

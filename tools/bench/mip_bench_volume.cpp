@@ -6,6 +6,7 @@
 #include <cmath>
 
 namespace meniscus::bench {
+namespace mip_bench_volume {
 namespace {
 
 // Index of the view's u, v and depth axes in (x, y, z), as sim::mip::image_coordinates.
@@ -34,9 +35,11 @@ Tap tap(uint32_t i, uint32_t n, uint32_t m) {
 }
 
 }  // namespace
+}  // namespace mip_bench_volume
 
 sim::mip::GreyVolume resample_for_frame(const sim::mip::GreyVolume& volume, sim::mip::ViewAxis axis, uint32_t width,
                                         uint32_t height, uint32_t max_depth) {
+  using namespace mip_bench_volume;  // this file's helpers
   const glm::uvec3 a = view_axes(axis);
   const glm::uvec3 n = volume.dims;
   glm::uvec3 m{0};

@@ -30,6 +30,7 @@
 #include "tools/bench/embree_peer.h"
 
 namespace meniscus::bench {
+namespace raytrace_bench {
 namespace {
 
 struct Options {
@@ -223,8 +224,10 @@ void run_case(const Options& o, const std::string& name) {
 }
 
 }  // namespace
+}  // namespace raytrace_bench
 
 int run_raytrace(int argc, char** argv) {
+  using namespace raytrace_bench;  // this file's helpers
   const Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
   for (const std::string& c : o.cases) run_case(o, c);

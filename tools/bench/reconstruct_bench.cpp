@@ -25,6 +25,7 @@
 #include "tools/bench/open3d_peer.h"
 
 namespace meniscus::bench {
+namespace reconstruct_bench {
 namespace {
 
 struct Options {
@@ -127,8 +128,10 @@ void write_accuracy(profile::JsonWriter& json, std::span<const glm::vec3> vertic
 }
 
 }  // namespace
+}  // namespace reconstruct_bench
 
 int run_reconstruct(int argc, char** argv) {
+  using namespace reconstruct_bench;  // this file's helpers
   const Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
   const sim::TriangleMesh cloud = sim::read_mesh(o.input);

@@ -20,6 +20,7 @@
 #include "tools/bench/itk_segment.h"
 
 namespace meniscus::bench {
+namespace segment_bench {
 namespace {
 
 struct Options {
@@ -140,8 +141,10 @@ void add_overlaps(profile::JsonWriter& json, const std::vector<uint8_t>& mask, c
 }
 
 }  // namespace
+}  // namespace segment_bench
 
 int run_segment(int argc, char** argv) {
+  using namespace segment_bench;  // this file's helpers
   Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
   // data:<path> as the scenes name data (engine/core/data_files.h): the GPU machine's bundle

@@ -30,6 +30,7 @@
 #include "tools/bench/bench_setup.h"
 
 namespace meniscus::bench {
+namespace sph_bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -238,8 +239,10 @@ void run_scene(const Options& o) {
 }
 
 }  // namespace
+}  // namespace sph_bench
 
 int run_sph(int argc, char** argv) {
+  using namespace sph_bench;  // this file's helpers
   const Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
   if (!o.scene.empty()) run_scene(o);

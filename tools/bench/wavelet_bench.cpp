@@ -34,6 +34,7 @@
 #include "tools/bench/wavelet_peers.h"
 
 namespace meniscus::bench {
+namespace wavelet_bench {
 namespace {
 
 using namespace sim::wavelet;
@@ -272,8 +273,10 @@ void cuda_cases(const Options& o) {
 }
 
 }  // namespace
+}  // namespace wavelet_bench
 
 int run_wavelet(int argc, char** argv) {
+  using namespace wavelet_bench;  // this file's helpers
   const Options o = parse(argc, argv);
   const auto environment = benchmark_environment(o.threads);
   {

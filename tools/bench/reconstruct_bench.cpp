@@ -36,7 +36,7 @@ struct Options {
   float alpha = 0.1f;
   std::string scheme = "upwind";      // upwind | weno5
   std::string gradient = "analytic";  // analytic | central (the paper's differences of P)
-  int weight_neighbours = 16;         // 0: every sample weighs 1
+  int weight_neighbours = 4;          // 0: every sample weighs 1
   float lost_distance = 2.0f;         // 0: lost samples are not put back (reconstruction.h)
   int poisson_depth = 9;              // 0: no Poisson peer
   std::string poisson_normals = "faces";  // faces (the scan's own, when it has faces) | estimate

@@ -53,10 +53,11 @@ struct ReconstructionParams {
   float theta = 0.5f;             // Barnes–Hut opening angle
   // Samples weigh the area they stand for, from their k nearest neighbours (sample_weights.h);
   // 0: every sample weighs 1, the paper's P (right for evenly sampled scans only). Few
-  // neighbours keep the area local: with 16, the dense samples along the rim of a sparsely
-  // sampled face take the face's spacing and outweigh it, and the front settles inside the
-  // rim (Lucy's pedestal, levels 7..9: mean distance 0.129% of the diagonal, worst 5.04%;
-  // with 8: 0.084%, 2.90%; with 4: 0.076%, 1.73%; the bunny's 0.031%, 2.3-2.4% with each).
+  // neighbours keep the estimate local: where a sparsely sampled face meets dense samples
+  // (Lucy's flat pedestal bottom, 8-12 level-9 voxels between samples, beside its dense rim),
+  // 16 neighbours reach the dense ones, and the front settled inside the rim (levels 7..9:
+  // mean distance 0.129% of the diagonal, worst 5.04%; with 8: 0.084%, 2.90%; with 4: 0.076%,
+  // 1.73%; the bunny's 0.031%, 2.3-2.4% with each).
   int weight_neighbours = 4;
   GradientScheme gradient = GradientScheme::kAnalytic;  // kCentral: the paper's differences of P
   float gamma = 1.5f;             // narrow band half-width, voxels

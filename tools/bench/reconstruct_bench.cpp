@@ -33,11 +33,11 @@ struct Options {
   std::string input = "scenes/data/vtk-data/bunny_points.ply";
   int start_depth = 5;
   int depth = 8;
-  float alpha = 0.1f;
+  float alpha = sim::reconstruct::ReconstructionParams{}.alpha;
   std::string scheme = "upwind";      // upwind | weno5
   std::string gradient = "analytic";  // analytic | central (the paper's differences of P)
-  int weight_neighbours = 4;          // 0: every sample weighs 1
-  float lost_distance = 2.0f;         // 0: lost samples are not put back (reconstruction.h)
+  int weight_neighbours = sim::reconstruct::ReconstructionParams{}.weight_neighbours;  // 0: every sample weighs 1
+  float lost_distance = sim::reconstruct::ReconstructionParams{}.lost_distance;  // 0: lost samples are not put back
   int poisson_depth = 9;              // 0: no Poisson peer
   std::string poisson_normals = "faces";  // faces (the scan's own, when it has faces) | estimate
   std::string mesh_output;                // --mesh: our surface as .ply/.obj, to look at

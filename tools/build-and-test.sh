@@ -4,7 +4,7 @@
 #   build/           the product (CUDA backends too when nvcc is found): every test but soak
 #   build-asan/      clang, ASan + UBSan, CUDA off: the unit, simulation and render tests
 #   build-cuda-cpu/  the .cu sources on the CPU execution layer (tests/support/cuda_cpu), g++,
-#                    ASan + UBSan on the CUDA backends, the layer and the CUDA tests: every
+#                    ASan + UBSan on the CUDA backends and the CUDA tests: every
 #                    CPU == CUDA test, threads in a seeded random order
 #   build-fuzz/      one libFuzzer target per reader and the scene parser, 10 s each
 # Idempotent: a second run rebuilds only what changed. Exit status non-zero when any failed.

@@ -21,6 +21,8 @@ thread_local std::string last_unwound;
 
 }  // namespace
 
+void fail(const std::filesystem::path& file, const std::string& what) { throw InputError(file.string() + ": " + what); }
+
 void check_declared(const std::filesystem::path& file, std::string_view field, uint64_t declared, uint64_t limit,
                     std::string_view what) {
   if (declared > limit) throw InputError(limit_message(file, field, std::to_string(declared), limit, what));

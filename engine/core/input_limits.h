@@ -43,6 +43,9 @@ inline constexpr uint64_t kMaxVdbFileBytes = uint64_t(4) << 30;
 // Any file read whole into memory.
 inline constexpr uint64_t kMaxFileBytes = uint64_t(16) << 30;
 
+// Throws InputError "<file>: <what>", the shape of every reader's message.
+[[noreturn]] void fail(const std::filesystem::path& file, const std::string& what);
+
 // Throws InputError "<file>: field '<field>': declares <declared> <what>, over the limit of <limit>
 // <what> (engine/core/input_limits.h)" when declared > limit.
 void check_declared(const std::filesystem::path& file, std::string_view field, uint64_t declared, uint64_t limit,

@@ -17,9 +17,7 @@ namespace {
 
 constexpr size_t kHeaderBytes = 348;  // NIfTI-1; the data may start at vox_offset >= 352
 
-[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-  throw InputError(path.string() + ": " + what);
-}
+using limits::fail;
 
 // Reads through zlib, which passes uncompressed files through unchanged: one path for both.
 class GzipReader {

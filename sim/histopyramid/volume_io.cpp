@@ -16,9 +16,7 @@
 namespace meniscus::sim {
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-  throw InputError(path.string() + ": " + what);
-}
+using limits::fail;
 
 struct SampleType {
   std::string name;

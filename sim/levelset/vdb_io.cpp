@@ -15,9 +15,7 @@
 namespace meniscus::sim::levelset {
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-  throw InputError(path.string() + ": " + what);
-}
+using limits::fail;
 
 constexpr unsigned kCheckSeconds = 300;  // a check taking longer is a hang on a corrupt file
 

@@ -10,7 +10,7 @@ namespace cuda_cpu {
 namespace {
 
 constexpr uint32_t kWarp = 32;
-#if defined(__SANITIZE_ADDRESS__)
+#if MENISCUS_CUDA_CPU_ASAN
 constexpr size_t kStackBytes = 1 << 20;  // instrumented frames are larger
 #else
 constexpr size_t kStackBytes = 256 << 10;

@@ -10,9 +10,8 @@
 
 #include "report.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+#if MENISCUS_CUDA_CPU_ASAN
 #include <sanitizer/common_interface_defs.h>
-#define MENISCUS_ASAN_FIBERS 1
 #endif
 
 extern "C" void meniscus_cuda_cpu_switch(void** save_sp, void* load_sp);
@@ -47,7 +46,7 @@ Fiber::~Fiber() {
 }
 
 void Fiber::entry() {
-#if MENISCUS_ASAN_FIBERS
+#if MENISCUS_CUDA_CPU_ASAN
   __sanitizer_finish_switch_fiber(nullptr, &running->caller_bottom_, &running->caller_size_);
 #endif
   for (;;) {
@@ -61,7 +60,7 @@ void Fiber::entry() {
 void Fiber::switch_in() {
   Fiber* outer = running;
   running = this;
-#if MENISCUS_ASAN_FIBERS
+#if MENISCUS_CUDA_CPU_ASAN
   void* fake = nullptr;
   __sanitizer_start_switch_fiber(&fake, static_cast<char*>(stack_), mapped_);
   meniscus_cuda_cpu_switch(&caller_sp_, sp_);
@@ -74,7 +73,7 @@ void Fiber::switch_in() {
 
 void Fiber::switch_out(bool finished) {
   finished_ = finished;
-#if MENISCUS_ASAN_FIBERS
+#if MENISCUS_CUDA_CPU_ASAN
   // A finished task's frames are gone: no fake stack to keep.
   __sanitizer_start_switch_fiber(finished ? nullptr : &fake_stack_, caller_bottom_, caller_size_);
   meniscus_cuda_cpu_switch(&sp_, caller_sp_);

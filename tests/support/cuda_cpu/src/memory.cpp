@@ -8,9 +8,8 @@
 #include "cuda_cpu/control.h"
 #include "report.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+#if MENISCUS_CUDA_CPU_ASAN
 #include <sanitizer/asan_interface.h>
-#define MENISCUS_ASAN 1
 #endif
 
 namespace cuda_cpu {
@@ -39,11 +38,13 @@ std::map<uintptr_t, Allocation>::iterator holding(const void* pointer) {
   return p < it->first + std::max<size_t>(it->second.bytes, 1) ? it : allocations.end();
 }
 
+#if !MENISCUS_CUDA_CPU_ASAN
 bool guard_intact(const char* begin, size_t bytes) {
   for (size_t i = 0; i < bytes; ++i)
     if (uint8_t(begin[i]) != kGuardByte) return false;
   return true;
 }
+#endif
 
 }  // namespace
 
@@ -66,9 +67,9 @@ cudaError_t allocate_device(void** pointer, size_t bytes, const std::source_loca
   std::memset(block, kGuardByte, kGuard);
   std::memset(user, schedule().poison, bytes);
   std::memset(user + bytes, kGuardByte, tail);
-#if MENISCUS_ASAN
-  ASAN_POISON_MEMORY_REGION(block, kGuard);
-  ASAN_POISON_MEMORY_REGION(user + bytes, tail);
+#if MENISCUS_CUDA_CPU_ASAN
+  __asan_poison_memory_region(block, kGuard);
+  __asan_poison_memory_region(user + bytes, tail);
 #endif
   allocations[reinterpret_cast<uintptr_t>(user)] = Allocation{bytes, tail, block, where};
   in_use += bytes;
@@ -88,9 +89,9 @@ cudaError_t free_device(void* pointer) {
   allocations.erase(it);
   if (!a.block) return cudaSuccess;  // external: unmapped with its memory
   char* user = static_cast<char*>(pointer);
-#if MENISCUS_ASAN
-  ASAN_UNPOISON_MEMORY_REGION(a.block, kGuard);
-  ASAN_UNPOISON_MEMORY_REGION(user + a.bytes, a.tail);
+#if MENISCUS_CUDA_CPU_ASAN
+  __asan_unpoison_memory_region(a.block, kGuard);
+  __asan_unpoison_memory_region(user + a.bytes, a.tail);
 #else
   if (!guard_intact(a.block, kGuard) || !guard_intact(user + a.bytes, a.tail))
     fatal("cudaFree: something wrote outside the %zu-byte allocation made at %s:%u", a.bytes, a.where.file_name(),
@@ -134,7 +135,7 @@ std::string device_range_problem(const void* pointer, size_t bytes) {
 }
 
 void check_guards(const std::string& after) {
-#if !MENISCUS_ASAN  // AddressSanitizer reports the access itself
+#if !MENISCUS_CUDA_CPU_ASAN  // AddressSanitizer reports the access itself
   std::lock_guard lock(mutex);
   for (const auto& [begin, a] : allocations) {
     if (!a.block) continue;

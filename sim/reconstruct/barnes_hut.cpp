@@ -1,10 +1,11 @@
 #include "sim/reconstruct/barnes_hut.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
-#include <stdexcept>
-
 #include <glm/glm.hpp>
+#include <stdexcept>
 
 namespace meniscus::sim::reconstruct {
 
@@ -76,6 +77,77 @@ uint64_t BarnesHut::walk(glm::vec3 x, PotentialSample& P) const {
     }
     ++n;  // the next sibling: children are consecutive
   }
+}
+
+template <bool kGradient>
+uint64_t BarnesHut::add_pot_group(uint32_t n, const glm::vec3* x, uint64_t mask, PotentialSample* P) const {
+  const OctreeNode& node = tree_.nodes()[n];
+  if (node.count == 0) return 0;
+  const float side = tree_.node_size(node.depth);
+  const bool openable = node.children != 0 && node.depth < depth_limit_;
+  uint64_t opening = 0;
+  for (; mask; mask &= mask - 1) {
+    const int i = std::countr_zero(mask);
+    // add_pot's arithmetic, step for step.
+    const glm::vec3 d = x[i] - node.centroid;
+    const float distance2 = glm::dot(d, d);
+    if (openable && side * side >= theta2_ * distance2) {
+      opening |= uint64_t(1) << i;
+      continue;
+    }
+    const double k = double(node.weight) * kernel(distance2);
+    P[i].value += k;
+    if constexpr (kGradient)
+      P[i].gradient += (double(params_.p) - 1.0) * k / (double(distance2) + epsilon2_) * glm::dvec3(-d);
+  }
+  return opening;
+}
+
+template <bool kGradient>
+uint64_t BarnesHut::walk_group(const glm::vec3* x, int count, PotentialSample* P) const {
+  const std::vector<OctreeNode>& nodes = tree_.nodes();
+  // reaching[k]: the points whose walks reach the nodes of depth k now being visited, i.e. that
+  // opened their parent. Siblings share a parent, so one mask per depth is the walk's whole stack.
+  std::array<uint64_t, kMaxOctreeDepth + 2> reaching;
+  reaching[0] = count == kGroupSize ? ~uint64_t(0) : (uint64_t(1) << count) - 1;
+  uint64_t visited = uint64_t(count);
+  reaching[1] = add_pot_group<kGradient>(0, x, reaching[0], P);
+  if (!reaching[1]) return visited;
+  uint32_t n = nodes[0].children;
+  for (;;) {
+    const int depth = nodes[n].depth;
+    visited += uint64_t(std::popcount(reaching[depth]));
+    if (const uint64_t opening = add_pot_group<kGradient>(n, x, reaching[depth], P)) {
+      reaching[depth + 1] = opening;
+      n = nodes[n].children;
+      continue;
+    }
+    while (nodes[n].child_index == 7) {
+      n = nodes[n].parent;
+      if (n == 0) return visited;
+    }
+    ++n;
+  }
+}
+
+void BarnesHut::sample_group(std::span<const glm::vec3> x, std::span<PotentialSample> out,
+                             PotentialCounters* counters) const {
+  if (x.size() > size_t(kGroupSize) || out.size() != x.size())
+    throw std::invalid_argument("BarnesHut::sample_group: at most 64 points, one result each");
+  std::fill(out.begin(), out.end(), PotentialSample{});
+  if (x.empty()) return;
+  const uint64_t visited = walk_group<true>(x.data(), int(x.size()), out.data());
+  if (counters) counters->nodes_visited += visited;
+}
+
+void BarnesHut::potential_group(std::span<const glm::vec3> x, std::span<float> out, PotentialCounters* counters) const {
+  if (x.size() > size_t(kGroupSize) || out.size() != x.size())
+    throw std::invalid_argument("BarnesHut::potential_group: at most 64 points, one result each");
+  std::array<PotentialSample, kGroupSize> P{};
+  if (x.empty()) return;
+  const uint64_t visited = walk_group<false>(x.data(), int(x.size()), P.data());
+  for (size_t i = 0; i < x.size(); ++i) out[i] = float(P[i].value);
+  if (counters) counters->nodes_visited += visited;
 }
 
 double BarnesHut::direct_potential(std::span<const glm::vec3> points, glm::vec3 x, const PotentialParams& params,

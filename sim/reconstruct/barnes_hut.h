@@ -46,6 +46,16 @@ class BarnesHut {
   // P and ∇P at x (∇P in per finest-grid unit).
   PotentialSample sample(glm::vec3 x, PotentialCounters* counters = nullptr) const;
 
+  // The same at up to kGroupSize nearby points (a tile's voxels) in one walk: each node is read
+  // once for the group and tested for each point that reached it, so every point visits its own
+  // nodes in its own order and gets, bit for bit, what sample() or potential() gives it. The
+  // points of a tile mostly agree on which nodes to open: the walk then costs one point's node
+  // reads instead of 64 (the octree does not fit in cache), and the points' tests share each.
+  static constexpr int kGroupSize = 64;
+  void sample_group(std::span<const glm::vec3> x, std::span<PotentialSample> out,
+                    PotentialCounters* counters = nullptr) const;
+  void potential_group(std::span<const glm::vec3> x, std::span<float> out, PotentialCounters* counters = nullptr) const;
+
   // The same sum over every sample without the tree, for tests: `points` in finest-grid units,
   // `weights` as given to the tree (empty: all 1).
   static double direct_potential(std::span<const glm::vec3> points, glm::vec3 x, const PotentialParams& params,
@@ -62,6 +72,12 @@ class BarnesHut {
   // The stackless walk; returns the nodes it visited.
   template <bool kGradient>
   uint64_t walk(glm::vec3 x, PotentialSample& P) const;
+  // add_pot for the points of `group` named by `mask` (bit i: x[i]); returns those that open n.
+  template <bool kGradient>
+  uint64_t add_pot_group(uint32_t n, const glm::vec3* x, uint64_t mask, PotentialSample* P) const;
+  // walk() for a group; returns the nodes visited, summed over its points.
+  template <bool kGradient>
+  uint64_t walk_group(const glm::vec3* x, int count, PotentialSample* P) const;
 
   const PointOctree& tree_;
   PotentialParams params_;

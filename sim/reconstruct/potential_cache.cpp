@@ -3,6 +3,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 
@@ -55,22 +56,27 @@ PotentialCache::PotentialCache(const BarnesHut& potential, const ReconstructionF
 
 void PotentialCache::evaluate_potential(const TileEntry& e, uint64_t& visited) {
   const TileCoord c = levelset::coord_of(e.key);
-  PotentialCounters counters;
-  float* out = potential_.data() + size_t(e.id) * kTileVoxels;
-  glm::vec3* velocity = velocity_.data() + size_t(e.id) * kTileVoxels;
+  static_assert(kTileVoxels == BarnesHut::kGroupSize, "a tile's voxels are walked as one group");
+  std::array<glm::vec3, kTileVoxels> at;
   for (int z = 0; z < kTileSide; ++z)
     for (int y = 0; y < kTileSide; ++y)
       for (int x = 0; x < kTileSide; ++x) {
         const glm::vec3 voxel(c.x * kTileSide + x, c.y * kTileSide + y, c.z * kTileSide + z);
-        const int i = SortedTileList::voxel_index(x, y, z);
-        if (scheme_ == GradientScheme::kCentral) {
-          out[i] = potential_evaluator_.potential(frame_.octree_of(voxel, level_), &counters);
-          continue;
-        }
-        const PotentialSample P = potential_evaluator_.sample(frame_.octree_of(voxel, level_), &counters);
-        out[i] = float(P.value);
-        velocity[i] = unit_or_zero(P);
+        at[SortedTileList::voxel_index(x, y, z)] = frame_.octree_of(voxel, level_);
       }
+  PotentialCounters counters;
+  float* out = potential_.data() + size_t(e.id) * kTileVoxels;
+  if (scheme_ == GradientScheme::kCentral) {
+    potential_evaluator_.potential_group(at, std::span(out, kTileVoxels), &counters);
+  } else {
+    std::array<PotentialSample, kTileVoxels> P;
+    potential_evaluator_.sample_group(at, P, &counters);
+    glm::vec3* velocity = velocity_.data() + size_t(e.id) * kTileVoxels;
+    for (int i = 0; i < kTileVoxels; ++i) {
+      out[i] = float(P[i].value);
+      velocity[i] = unit_or_zero(P[i]);
+    }
+  }
   visited += counters.nodes_visited;
 }
 

@@ -96,6 +96,44 @@ TEST_CASE("Barnes-Hut: the stackless walk visits far fewer nodes than there are 
   CHECK(counters.nodes_visited < points.size() / 10);
 }
 
+TEST_CASE("Barnes-Hut: a group walk gives each point, bit for bit, its own walk's P, gradient and node count",
+          "[reconstruct]") {
+  const std::vector<glm::vec3> points = cloud();
+  const PointOctree tree(points, 7);
+  PotentialParams params;
+  params.max_depth = 6;  // the depth limit too: a level below the finest
+  const BarnesHut bh(tree, params);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(0.0f, 120.0f), local(0.0f, 6.0f);
+  // Groups as a tile's voxels are: close together, of sizes up to 64, some straddling the
+  // sphere's samples (where the points disagree on which nodes to open); and a group spread
+  // over the whole cube.
+  const int sizes[] = {1, 2, 10, 33, 63, 64, 64};
+  for (size_t round = 0; round < std::size(sizes); ++round) {
+    const bool spread = round + 1 == std::size(sizes);
+    const glm::vec3 corner(u(rng), u(rng), u(rng));
+    std::vector<glm::vec3> group;
+    for (int i = 0; i < sizes[round]; ++i)
+      group.push_back(spread ? glm::vec3(u(rng), u(rng), u(rng))
+                             : corner + glm::vec3(local(rng), local(rng), local(rng)));
+    std::vector<PotentialSample> together(group.size());
+    std::vector<float> values(group.size());
+    PotentialCounters group_count, value_count, own_count;
+    bh.sample_group(group, together, &group_count);
+    bh.potential_group(group, values, &value_count);
+    for (size_t i = 0; i < group.size(); ++i) {
+      const PotentialSample alone = bh.sample(group[i], &own_count);
+      REQUIRE(together[i].value == alone.value);
+      REQUIRE(together[i].gradient == alone.gradient);
+      REQUIRE(values[i] == bh.potential(group[i]));
+    }
+    CHECK(group_count.nodes_visited == own_count.nodes_visited);
+    CHECK(value_count.nodes_visited == own_count.nodes_visited);
+  }
+  std::vector<PotentialSample> too_many(65);
+  CHECK_THROWS_AS(bh.sample_group(std::vector<glm::vec3>(65), too_many), std::invalid_argument);
+}
+
 TEST_CASE("potential cache: the cached velocity points as the Shepard field of Eq. 2-3 does", "[reconstruct]") {
   // A sphere of samples around a level set whose voxels are the octree's (level = D).
   const std::vector<glm::vec3> points = meniscus::test::sphere_samples(4000, glm::vec3(32.0f), 18.0f);

@@ -4,8 +4,9 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <glm/glm.hpp>
 #include <stdexcept>
+
+#include <glm/glm.hpp>
 
 namespace meniscus::sim::reconstruct {
 

@@ -72,7 +72,7 @@ class BarnesHut {
   // The stackless walk; returns the nodes it visited.
   template <bool kGradient>
   uint64_t walk(glm::vec3 x, PotentialSample& P) const;
-  // add_pot for the points of `group` named by `mask` (bit i: x[i]); returns those that open n.
+  // add_pot for each point x[i] whose bit i is set in `mask`; returns the mask of those that open n.
   template <bool kGradient>
   uint64_t add_pot_group(uint32_t n, const glm::vec3* x, uint64_t mask, PotentialSample* P) const;
   // walk() for a group; returns the nodes visited, summed over its points.

@@ -1,5 +1,5 @@
 // Lucy's points reconstructed to level 9 when scenes/reconstruct.toml loads: with her raised arm,
-// which level 8 cannot hold. About 35 s on two cores, minutes under the sanitizers: [slow].
+// which level 8 cannot hold. About 30 s on two cores, minutes under the sanitizers: [slow].
 #include <catch2/catch.hpp>
 
 #include "tests/render/scene_golden.h"

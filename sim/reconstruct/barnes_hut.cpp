@@ -28,46 +28,46 @@ double BarnesHut::kernel(float distance2) const {
 }
 
 template <bool kGradient>
-bool BarnesHut::add_pot(uint32_t n, glm::vec3 x, PotentialSample& P) const {
+uint64_t BarnesHut::add_pot(uint32_t n, const glm::vec3* x, uint64_t mask, PotentialSample* P) const {
   const OctreeNode& node = tree_.nodes()[n];
-  if (node.count == 0) return false;
-  const glm::vec3 d = x - node.centroid;
-  const float distance2 = glm::dot(d, d);
+  if (node.count == 0) return 0;
   const float side = tree_.node_size(node.depth);
   const bool openable = node.children != 0 && node.depth < depth_limit_;
-  if (openable && side * side >= theta2_ * distance2) return true;
-  const double k = double(node.weight) * kernel(distance2);
-  P.value += k;
-  if constexpr (kGradient) {
-    // ∇ (d² + ε²)^((1-p)/2) = (1 - p) (d² + ε²)^(-1) (d² + ε²)^((1-p)/2) (x - c).
-    P.gradient += (double(params_.p) - 1.0) * k / (double(distance2) + epsilon2_) * glm::dvec3(-d);
+  uint64_t opening = 0;
+  for (; mask; mask &= mask - 1) {
+    const int i = std::countr_zero(mask);
+    const glm::vec3 d = x[i] - node.centroid;
+    const float distance2 = glm::dot(d, d);
+    if (openable && side * side >= theta2_ * distance2) {
+      opening |= uint64_t(1) << i;
+      continue;
+    }
+    const double k = double(node.weight) * kernel(distance2);
+    P[i].value += k;
+    if constexpr (kGradient) {
+      // ∇ (d² + ε²)^((1-p)/2) = (1 - p) (d² + ε²)^(-1) (d² + ε²)^((1-p)/2) (x - c).
+      P[i].gradient += (double(params_.p) - 1.0) * k / (double(distance2) + epsilon2_) * glm::dvec3(-d);
+    }
   }
-  return false;
-}
-
-float BarnesHut::potential(glm::vec3 x, PotentialCounters* counters) const {
-  PotentialSample P;
-  const uint64_t visited = walk<false>(x, P);
-  if (counters) counters->nodes_visited += visited;
-  return float(P.value);
-}
-
-PotentialSample BarnesHut::sample(glm::vec3 x, PotentialCounters* counters) const {
-  PotentialSample P;
-  const uint64_t visited = walk<true>(x, P);
-  if (counters) counters->nodes_visited += visited;
-  return P;
+  return opening;
 }
 
 template <bool kGradient>
-uint64_t BarnesHut::walk(glm::vec3 x, PotentialSample& P) const {
+uint64_t BarnesHut::walk(const glm::vec3* x, int count, PotentialSample* P) const {
   const std::vector<OctreeNode>& nodes = tree_.nodes();
-  uint64_t visited = 1;
-  if (!add_pot<kGradient>(0, x, P)) return visited;
+  // reaching[k]: the points whose walks reach the nodes of depth k now being visited, i.e. that
+  // opened their parent. Siblings share a parent, so one mask per depth is the walk's whole stack.
+  std::array<uint64_t, kMaxOctreeDepth + 2> reaching;
+  reaching[0] = count == kGroupSize ? ~uint64_t(0) : (uint64_t(1) << count) - 1;
+  uint64_t visited = uint64_t(count);
+  reaching[1] = add_pot<kGradient>(0, x, reaching[0], P);
+  if (!reaching[1]) return visited;
   uint32_t n = nodes[0].children;
   for (;;) {
-    ++visited;
-    if (add_pot<kGradient>(n, x, P)) {  // near: go down to the first child
+    const int depth = nodes[n].depth;
+    visited += uint64_t(std::popcount(reaching[depth]));
+    if (const uint64_t opening = add_pot<kGradient>(n, x, reaching[depth], P)) {  // near: down to the first child
+      reaching[depth + 1] = opening;
       n = nodes[n].children;
       continue;
     }
@@ -80,55 +80,16 @@ uint64_t BarnesHut::walk(glm::vec3 x, PotentialSample& P) const {
   }
 }
 
-template <bool kGradient>
-uint64_t BarnesHut::add_pot_group(uint32_t n, const glm::vec3* x, uint64_t mask, PotentialSample* P) const {
-  const OctreeNode& node = tree_.nodes()[n];
-  if (node.count == 0) return 0;
-  const float side = tree_.node_size(node.depth);
-  const bool openable = node.children != 0 && node.depth < depth_limit_;
-  uint64_t opening = 0;
-  for (; mask; mask &= mask - 1) {
-    const int i = std::countr_zero(mask);
-    // add_pot's arithmetic, step for step.
-    const glm::vec3 d = x[i] - node.centroid;
-    const float distance2 = glm::dot(d, d);
-    if (openable && side * side >= theta2_ * distance2) {
-      opening |= uint64_t(1) << i;
-      continue;
-    }
-    const double k = double(node.weight) * kernel(distance2);
-    P[i].value += k;
-    if constexpr (kGradient)
-      P[i].gradient += (double(params_.p) - 1.0) * k / (double(distance2) + epsilon2_) * glm::dvec3(-d);
-  }
-  return opening;
+float BarnesHut::potential(glm::vec3 x, PotentialCounters* counters) const {
+  float P = 0.0f;
+  potential_group(std::span(&x, 1), std::span(&P, 1), counters);
+  return P;
 }
 
-template <bool kGradient>
-uint64_t BarnesHut::walk_group(const glm::vec3* x, int count, PotentialSample* P) const {
-  const std::vector<OctreeNode>& nodes = tree_.nodes();
-  // reaching[k]: the points whose walks reach the nodes of depth k now being visited, i.e. that
-  // opened their parent. Siblings share a parent, so one mask per depth is the walk's whole stack.
-  std::array<uint64_t, kMaxOctreeDepth + 2> reaching;
-  reaching[0] = count == kGroupSize ? ~uint64_t(0) : (uint64_t(1) << count) - 1;
-  uint64_t visited = uint64_t(count);
-  reaching[1] = add_pot_group<kGradient>(0, x, reaching[0], P);
-  if (!reaching[1]) return visited;
-  uint32_t n = nodes[0].children;
-  for (;;) {
-    const int depth = nodes[n].depth;
-    visited += uint64_t(std::popcount(reaching[depth]));
-    if (const uint64_t opening = add_pot_group<kGradient>(n, x, reaching[depth], P)) {
-      reaching[depth + 1] = opening;
-      n = nodes[n].children;
-      continue;
-    }
-    while (nodes[n].child_index == 7) {
-      n = nodes[n].parent;
-      if (n == 0) return visited;
-    }
-    ++n;
-  }
+PotentialSample BarnesHut::sample(glm::vec3 x, PotentialCounters* counters) const {
+  PotentialSample P;
+  sample_group(std::span(&x, 1), std::span(&P, 1), counters);
+  return P;
 }
 
 void BarnesHut::sample_group(std::span<const glm::vec3> x, std::span<PotentialSample> out,
@@ -137,16 +98,16 @@ void BarnesHut::sample_group(std::span<const glm::vec3> x, std::span<PotentialSa
     throw std::invalid_argument("BarnesHut::sample_group: at most 64 points, one result each");
   std::fill(out.begin(), out.end(), PotentialSample{});
   if (x.empty()) return;
-  const uint64_t visited = walk_group<true>(x.data(), int(x.size()), out.data());
+  const uint64_t visited = walk<true>(x.data(), int(x.size()), out.data());
   if (counters) counters->nodes_visited += visited;
 }
 
 void BarnesHut::potential_group(std::span<const glm::vec3> x, std::span<float> out, PotentialCounters* counters) const {
   if (x.size() > size_t(kGroupSize) || out.size() != x.size())
     throw std::invalid_argument("BarnesHut::potential_group: at most 64 points, one result each");
-  std::array<PotentialSample, kGroupSize> P{};
   if (x.empty()) return;
-  const uint64_t visited = walk_group<false>(x.data(), int(x.size()), P.data());
+  std::array<PotentialSample, kGroupSize> P{};
+  const uint64_t visited = walk<false>(x.data(), int(x.size()), P.data());
   for (size_t i = 0; i < x.size(); ++i) out[i] = float(P[i].value);
   if (counters) counters->nodes_visited += visited;
 }

@@ -7,6 +7,12 @@
 // Algorithm 4: down to first children, across to the next sibling, up through parents when a
 // node was the last of its siblings, done on returning to the root.
 //
+// Up to 64 nearby points (a tile's voxels) walk together: each node is read once for the group
+// and tested for each point that reached it, so every point visits its own nodes in its own
+// order and gets, bit for bit, what it gets walking alone. The points of a tile mostly agree on
+// which nodes to open, so the group pays about one point's node reads instead of 64 (the octree
+// does not fit in cache): the P-cache's potentials in half the time.
+//
 // Multiresolution (§4.1, last paragraph): at level r the walk opens no node of depth r or more,
 // so level r sees the samples merged into level-r cells, one voxel each.
 #include <cstdint>
@@ -46,11 +52,8 @@ class BarnesHut {
   // P and ∇P at x (∇P in per finest-grid unit).
   PotentialSample sample(glm::vec3 x, PotentialCounters* counters = nullptr) const;
 
-  // The same at up to kGroupSize nearby points (a tile's voxels) in one walk: each node is read
-  // once for the group and tested for each point that reached it, so every point visits its own
-  // nodes in its own order and gets, bit for bit, what sample() or potential() gives it. The
-  // points of a tile mostly agree on which nodes to open: the walk then costs one point's node
-  // reads instead of 64 (the octree does not fit in cache), and the points' tests share each.
+  // The same at up to kGroupSize points in one walk (see above). std::invalid_argument for more
+  // points or results that do not match them.
   static constexpr int kGroupSize = 64;
   void sample_group(std::span<const glm::vec3> x, std::span<PotentialSample> out,
                     PotentialCounters* counters = nullptr) const;
@@ -64,20 +67,15 @@ class BarnesHut {
   const PotentialParams& params() const { return params_; }
 
  private:
-  // Algorithm 4's add_pot: accumulates node n into P when it is far, a leaf or at the depth
-  // limit, and returns whether the walk must open it instead.
+  // Algorithm 4's add_pot for each point x[i] whose bit i is set in `mask`: accumulates node n
+  // into P[i] when it is far from x[i], a leaf or at the depth limit; returns the mask of the
+  // points that must open it instead.
   template <bool kGradient>
-  bool add_pot(uint32_t n, glm::vec3 x, PotentialSample& P) const;
+  uint64_t add_pot(uint32_t n, const glm::vec3* x, uint64_t mask, PotentialSample* P) const;
   double kernel(float distance2) const;
-  // The stackless walk; returns the nodes it visited.
+  // The stackless walk of `count` points; returns the nodes visited, summed over the points.
   template <bool kGradient>
-  uint64_t walk(glm::vec3 x, PotentialSample& P) const;
-  // add_pot for each point x[i] whose bit i is set in `mask`; returns the mask of those that open n.
-  template <bool kGradient>
-  uint64_t add_pot_group(uint32_t n, const glm::vec3* x, uint64_t mask, PotentialSample* P) const;
-  // walk() for a group; returns the nodes visited, summed over its points.
-  template <bool kGradient>
-  uint64_t walk_group(const glm::vec3* x, int count, PotentialSample* P) const;
+  uint64_t walk(const glm::vec3* x, int count, PotentialSample* P) const;
 
   const PointOctree& tree_;
   PotentialParams params_;

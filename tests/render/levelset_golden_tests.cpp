@@ -12,7 +12,8 @@ namespace meniscus {
 
 using testing::check_scene_golden;
 
-TEST_CASE("Lucy collapsing under mean-curvature flow matches its golden", "[render][levelset]") {
+// [slow]: the sanitized run takes its mesh conversion and curvature flow in the level-set tests.
+TEST_CASE("Lucy collapsing under mean-curvature flow matches its golden", "[render][levelset][slow]") {
   check_scene_golden("scenes/lucy_collapse.toml", "levelset_lucy_collapse", 12);
 }
 

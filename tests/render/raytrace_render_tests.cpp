@@ -32,7 +32,9 @@ TEST_CASE("caustics pool scene matches its golden, moves with time and is the sa
 
 namespace meniscus {
 
-TEST_CASE("refracting Lucy scene matches its golden", "[render][raytrace][data]") {
+// [slow]: the sanitized run takes its trace, photon map and triangle kd-tree rebuilds in the
+// caustics pool's physics test and the kd-tree tests.
+TEST_CASE("refracting Lucy scene matches its golden", "[render][raytrace][data][slow]") {
   const CaptureResult result = capture_scene("scenes/refracting_lucy.toml", 2);
   CHECK(result.validation_errors == 0);
   const std::string failure = testing::check_golden("refracting_lucy", result.image);

@@ -11,7 +11,8 @@
 // and tested for each point that reached it, so every point visits its own nodes in its own
 // order and gets, bit for bit, what it gets walking alone. The points of a tile mostly agree on
 // which nodes to open, so the group pays about one point's node reads instead of 64 (the octree
-// does not fit in cache): the P-cache's potentials in half the time.
+// does not fit in cache): the P-cache's potentials in under half the time (Lucy, level 9: 9.8 s
+// against 4.3 s).
 //
 // Multiresolution (§4.1, last paragraph): at level r the walk opens no node of depth r or more,
 // so level r sees the samples merged into level-r cells, one voxel each.

@@ -92,24 +92,25 @@ PotentialSample BarnesHut::sample(glm::vec3 x, PotentialCounters* counters) cons
   return P;
 }
 
+void BarnesHut::check_group(size_t points, size_t results) {
+  if (points > size_t(kGroupSize) || results != points)
+    throw std::invalid_argument("BarnesHut: a group walk takes at most 64 points, with one result each");
+}
+
 void BarnesHut::sample_group(std::span<const glm::vec3> x, std::span<PotentialSample> out,
                              PotentialCounters* counters) const {
-  if (x.size() > size_t(kGroupSize) || out.size() != x.size())
-    throw std::invalid_argument("BarnesHut::sample_group: at most 64 points, one result each");
+  check_group(x.size(), out.size());
   std::fill(out.begin(), out.end(), PotentialSample{});
-  if (x.empty()) return;
   const uint64_t visited = walk<true>(x.data(), int(x.size()), out.data());
   if (counters) counters->nodes_visited += visited;
 }
 
 void BarnesHut::potential_group(std::span<const glm::vec3> x, std::span<float> out, PotentialCounters* counters) const {
-  if (x.size() > size_t(kGroupSize) || out.size() != x.size())
-    throw std::invalid_argument("BarnesHut::potential_group: at most 64 points, one result each");
-  if (x.empty()) return;
+  check_group(x.size(), out.size());
   std::array<PotentialSample, kGroupSize> P{};
   const uint64_t visited = walk<false>(x.data(), int(x.size()), P.data());
-  for (size_t i = 0; i < x.size(); ++i) out[i] = float(P[i].value);
   if (counters) counters->nodes_visited += visited;
+  for (size_t i = 0; i < x.size(); ++i) out[i] = float(P[i].value);
 }
 
 double BarnesHut::direct_potential(std::span<const glm::vec3> points, glm::vec3 x, const PotentialParams& params,

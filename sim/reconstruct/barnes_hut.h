@@ -74,9 +74,12 @@ class BarnesHut {
   template <bool kGradient>
   uint64_t add_pot(uint32_t n, const glm::vec3* x, uint64_t mask, PotentialSample* P) const;
   double kernel(float distance2) const;
-  // The stackless walk of `count` points; returns the nodes visited, summed over the points.
+  // The stackless walk of `count` points (0 visits nothing); returns the nodes visited, summed
+  // over the points.
   template <bool kGradient>
   uint64_t walk(const glm::vec3* x, int count, PotentialSample* P) const;
+  // std::invalid_argument unless 0 <= points <= kGroupSize and results == points.
+  static void check_group(size_t points, size_t results);
 
   const PointOctree& tree_;
   PotentialParams params_;

@@ -12,6 +12,7 @@
 #include "engine/core/error.h"
 #include "engine/interop/shared_buffer.h"
 #include "sim/common/simulation_error.h"
+#include "sim/sph/sph_cell_candidates.h"
 #include "sim/sph/sph_neighbours.h"
 #include "sim/sph/sph_removal.h"
 
@@ -112,10 +113,7 @@ void SphCpu::substep(float dt, const sph::FramePlan& plan) {
   const uint32_t n = uint32_t(position_.size());
   if (n > 0) {
     sort_particles();
-    find_neighbours();
-    const sph::Constants& c = setup_.constants;
-    const sph::Arrays a = arrays();
-    for_each_particle(n, [&](uint32_t i) { sph::compute_density_and_factor(c, a, i); });
+    find_neighbours_and_densities();
     previous_velocity_ = velocity_;
     if (params_.divergence_solve) {
       stats_.divergence_iterations =
@@ -152,8 +150,9 @@ void SphCpu::sort_particles() {
 }
 
 // One search pass into per-chunk lists (fixed chunks, so the result does not depend on the
-// schedule), then a copy to flat arrays at scanned offsets, with each pair's kernel gradient.
-void SphCpu::find_neighbours() {
+// schedule), then a copy to flat arrays at scanned offsets, with each pair's kernel gradient,
+// and each particle's density and DFSPH factor while its pairs are still in cache.
+void SphCpu::find_neighbours_and_densities() {
   const uint32_t n = uint32_t(position_.size());
   const sph::NeighbourQuery query{setup_.grid,
                                   setup_.rank.data(),
@@ -168,6 +167,7 @@ void SphCpu::find_neighbours() {
   neighbour_begin_.assign(size_t(n) + 1, 0u);
   boundary_begin_.assign(size_t(n) + 1, 0u);
   tbb::parallel_for(tbb::blocked_range<uint32_t>(0, chunks, 1), [&](const tbb::blocked_range<uint32_t>& r) {
+    sph::CellCandidates fluid_near, solid_near;
     for (uint32_t chunk = r.begin(); chunk != r.end(); ++chunk) {
       std::vector<uint32_t>& fluid = fluid_chunks_[chunk];
       std::vector<uint32_t>& solid = boundary_chunks_[chunk];
@@ -175,7 +175,12 @@ void SphCpu::find_neighbours() {
       solid.clear();
       for (uint32_t i = chunk * kGrain; i < std::min(n, (chunk + 1) * kGrain); ++i) {
         const size_t fluid_before = fluid.size(), solid_before = solid.size();
-        sph::for_each_neighbour(query, i, [&](uint32_t j) { fluid.push_back(j); }, [&](uint32_t b) { solid.push_back(b); });
+        // for_each_neighbour's lists, the candidates gathered once per cell
+        const sph::Vec3 x = position_[i];
+        fluid_near.gather(query.grid, query.rank, query.fluid_cells, query.fluid, x);
+        fluid_near.within(x, query.support_squared, i, fluid);
+        solid_near.gather(query.grid, query.rank, query.boundary_cells, query.boundary, x);
+        solid_near.within(x, query.support_squared, UINT32_MAX, solid);
         neighbour_begin_[i + 1] = uint32_t(fluid.size() - fluid_before);
         boundary_begin_[i + 1] = uint32_t(solid.size() - solid_before);
       }
@@ -193,6 +198,7 @@ void SphCpu::find_neighbours() {
   boundary_neighbours_.resize(boundary_begin_[n]);
   boundary_gradient_.resize(boundary_begin_[n]);
   const sph::Constants& c = setup_.constants;
+  const sph::Arrays a = arrays();
   tbb::parallel_for(tbb::blocked_range<uint32_t>(0, chunks, 1), [&](const tbb::blocked_range<uint32_t>& r) {
     for (uint32_t chunk = r.begin(); chunk != r.end(); ++chunk) {
       const uint32_t first = chunk * kGrain, end = std::min(n, (chunk + 1) * kGrain);
@@ -207,6 +213,7 @@ void SphCpu::find_neighbours() {
                             neighbour_begin_[i + 1] - f, neighbour_gradient_.data() + f);
         sph::pair_gradients(c, position_[i], setup_.boundary.position.data(), setup_.boundary.volume.data(), 0.0f,
                             boundary_neighbours_.data() + b, boundary_begin_[i + 1] - b, boundary_gradient_.data() + b);
+        sph::compute_density_and_factor(c, a, i);
       }
     }
   });

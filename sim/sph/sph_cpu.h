@@ -34,7 +34,7 @@ class SphCpu : public SphStage {
  private:
   void substep(float dt, const sph::FramePlan& plan);
   void sort_particles();
-  void find_neighbours();
+  void find_neighbours_and_densities();
   int solve(void (*predict)(const sph::Constants&, const sph::Arrays&, uint32_t, float), float tolerance,
             int min_iterations, int budget, float dt);
   void apply_non_pressure_forces(float dt);

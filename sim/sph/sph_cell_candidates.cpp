@@ -18,24 +18,23 @@ constexpr float kFar = 1e18f;
 
 }  // namespace
 
-void CellCandidates::gather(const GridShape& grid, const uint32_t* rank, const uint32_t* cell_begin, const Vec3* points,
-                            Vec3 x) {
+void CellCandidates::gather(Vec3 x) {
   int cell[3];
-  cell_coords(grid, x, cell);
+  cell_coords(grid_, x, cell);
   if (cell[0] == cell_[0] && cell[1] == cell_[1] && cell[2] == cell_[2]) return;
   for (int a = 0; a < 3; ++a) cell_[a] = cell[a];
   uint32_t count = 0;
-  for_each_nearby_cell(grid, rank, cell_begin, x, [&](uint32_t first, uint32_t end) { count += end - first; });
+  for_each_nearby_cell(grid_, rank_, cell_begin_, x, [&](uint32_t first, uint32_t end) { count += end - first; });
   const uint32_t padded = (count + kLanes - 1) / kLanes * kLanes;
   for (auto* v : {&x_, &y_, &z_}) v->resize(padded);
   index_.resize(padded);
   hits_.resize(padded);
   uint32_t k = 0;
-  for_each_nearby_cell(grid, rank, cell_begin, x, [&](uint32_t first, uint32_t end) {
+  for_each_nearby_cell(grid_, rank_, cell_begin_, x, [&](uint32_t first, uint32_t end) {
     for (uint32_t j = first; j < end; ++j, ++k) {
-      x_[k] = points[j].x;
-      y_[k] = points[j].y;
-      z_[k] = points[j].z;
+      x_[k] = points_[j].x;
+      y_[k] = points_[j].y;
+      z_[k] = points_[j].z;
       index_[k] = j;
     }
   });

@@ -167,7 +167,8 @@ void SphCpu::find_neighbours_and_densities() {
   neighbour_begin_.assign(size_t(n) + 1, 0u);
   boundary_begin_.assign(size_t(n) + 1, 0u);
   tbb::parallel_for(tbb::blocked_range<uint32_t>(0, chunks, 1), [&](const tbb::blocked_range<uint32_t>& r) {
-    sph::CellCandidates fluid_near, solid_near;
+    sph::CellCandidates fluid_near(query.grid, query.rank, query.fluid_cells, query.fluid);
+    sph::CellCandidates solid_near(query.grid, query.rank, query.boundary_cells, query.boundary);
     for (uint32_t chunk = r.begin(); chunk != r.end(); ++chunk) {
       std::vector<uint32_t>& fluid = fluid_chunks_[chunk];
       std::vector<uint32_t>& solid = boundary_chunks_[chunk];
@@ -177,9 +178,9 @@ void SphCpu::find_neighbours_and_densities() {
         const size_t fluid_before = fluid.size(), solid_before = solid.size();
         // for_each_neighbour's lists, the candidates gathered once per cell
         const sph::Vec3 x = position_[i];
-        fluid_near.gather(query.grid, query.rank, query.fluid_cells, query.fluid, x);
+        fluid_near.gather(x);
         fluid_near.within(x, query.support_squared, i, fluid);
-        solid_near.gather(query.grid, query.rank, query.boundary_cells, query.boundary, x);
+        solid_near.gather(x);
         solid_near.within(x, query.support_squared, UINT32_MAX, solid);
         neighbour_begin_[i + 1] = uint32_t(fluid.size() - fluid_before);
         boundary_begin_[i + 1] = uint32_t(solid.size() - solid_before);

@@ -29,14 +29,14 @@ TEST_CASE("per-cell candidates give for_each_neighbour's lists, which hold every
   const NeighbourQuery query{grid, rank.data(), sort.cell_begin().data(), points.data(),
                              sort.cell_begin().data(), points.data(), support * support};
 
-  CellCandidates candidates;
+  CellCandidates candidates(grid, rank.data(), sort.cell_begin().data(), points.data());
   size_t pairs = 0, differing = 0, missed = 0;
   std::vector<uint32_t> listed;
   for (uint32_t i = 0; i < points.size(); ++i) {
     std::vector<uint32_t> expected;
     for_each_neighbour(query, i, [&](uint32_t j) { expected.push_back(j); }, [](uint32_t) {});
     listed.clear();
-    candidates.gather(grid, rank.data(), sort.cell_begin().data(), points.data(), points[i]);
+    candidates.gather(points[i]);
     candidates.within(points[i], support * support, i, listed);
     if (listed != expected) ++differing;
     pairs += expected.size();

@@ -1,17 +1,13 @@
 #include "sim/sph/sph_cell_candidates.h"
 
+#include <immintrin.h>
+
 #include <cstring>
 
-#include <immintrin.h>
+#include "sim/sph/sph_sse_lanes.h"
 
 namespace meniscus::sim::sph {
 namespace {
-
-// Four lanes of the distance test at once (GCC/Clang vector extensions; SSE, which every
-// x86-64 has).
-using Lanes = float __attribute__((vector_size(16)));
-using LaneMask = int __attribute__((vector_size(16)));
-constexpr uint32_t kLanes = 4;
 
 // Padding past the last candidate: farther than any support from any point.
 constexpr float kFar = 1e18f;
@@ -43,8 +39,8 @@ void CellCandidates::gather(Vec3 x) {
 
 void CellCandidates::within(Vec3 x, float radius_squared, uint32_t self, std::vector<uint32_t>& out) {
   const uint32_t n = uint32_t(index_.size());
-  const Lanes px = {x.x, x.x, x.x, x.x}, py = {x.y, x.y, x.y, x.y}, pz = {x.z, x.z, x.z, x.z};
-  const Lanes r2 = {radius_squared, radius_squared, radius_squared, radius_squared};
+  const Lanes px = splat(x.x), py = splat(x.y), pz = splat(x.z);
+  const Lanes r2 = splat(radius_squared);
   uint32_t count = 0;
   for (uint32_t k = 0; k < n; k += kLanes) {
     Lanes cx, cy, cz;

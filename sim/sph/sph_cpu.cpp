@@ -14,6 +14,7 @@
 #include "sim/common/simulation_error.h"
 #include "sim/sph/sph_cell_candidates.h"
 #include "sim/sph/sph_neighbours.h"
+#include "sim/sph/sph_pair_terms_sse.h"
 #include "sim/sph/sph_removal.h"
 
 namespace meniscus::sim {
@@ -206,16 +207,8 @@ void SphCpu::find_neighbours_and_densities() {
       std::copy(fluid_chunks_[chunk].begin(), fluid_chunks_[chunk].end(), neighbours_.begin() + neighbour_begin_[first]);
       std::copy(boundary_chunks_[chunk].begin(), boundary_chunks_[chunk].end(),
                 boundary_neighbours_.begin() + boundary_begin_[first]);
-      for (uint32_t i = first; i < end; ++i) {
-        const uint32_t f = neighbour_begin_[i], b = boundary_begin_[i];
-        // data() + offset, not &v[offset]: a particle without neighbours may sit at the end
-        // of an empty list, where operator[] would bind a reference to nothing.
-        sph::pair_gradients(c, position_[i], position_.data(), nullptr, c.volume, neighbours_.data() + f,
-                            neighbour_begin_[i + 1] - f, neighbour_gradient_.data() + f);
-        sph::pair_gradients(c, position_[i], setup_.boundary.position.data(), setup_.boundary.volume.data(), 0.0f,
-                            boundary_neighbours_.data() + b, boundary_begin_[i + 1] - b, boundary_gradient_.data() + b);
-        sph::compute_density_and_factor(c, a, i);
-      }
+      for (uint32_t i = first; i < end; ++i)
+        sph::compute_pairs_density_and_factor_sse(c, a, i, neighbour_gradient_.data(), boundary_gradient_.data());
     }
   });
 }

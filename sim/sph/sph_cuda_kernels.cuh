@@ -75,10 +75,9 @@ __global__ void clamp_lists(uint32_t* fluid_begin, uint32_t* boundary_begin, uin
   }
 }
 
-// The lists and, beside them, each pair's volume-weighted kernel gradient (see sph_ops.h).
-__global__ void fill_neighbours(NeighbourQuery q, Constants c, const float* boundary_volume, Live live,
-                                const uint32_t* fluid_begin, uint32_t* fluid, Vec3* fluid_gradient,
-                                const uint32_t* boundary_begin, uint32_t* boundary, Vec3* boundary_gradient) {
+// The lists (in for_each_neighbour's order, as the CPU backend's).
+__global__ void fill_neighbours(NeighbourQuery q, Live live, const uint32_t* fluid_begin, uint32_t* fluid,
+                                const uint32_t* boundary_begin, uint32_t* boundary) {
   const uint32_t i = thread_index();
   if (i >= live.get()) return;
   const uint32_t f0 = fluid_begin[i], nf = fluid_begin[i + 1] - f0;
@@ -92,13 +91,13 @@ __global__ void fill_neighbours(NeighbourQuery q, Constants c, const float* boun
       [&](uint32_t k) {
         if (kb < nb) boundary[b0 + kb++] = k;
       });
-  pair_gradients(c, q.fluid[i], q.fluid, nullptr, c.volume, fluid + f0, nf, fluid_gradient + f0);
-  pair_gradients(c, q.fluid[i], q.boundary, boundary_volume, 0.0f, boundary + b0, nb, boundary_gradient + b0);
 }
 
-__global__ void density_and_factor(Constants c, Arrays a, Live live) {
+// Each pair's kernel gradient beside the lists, each particle's density and factor.
+__global__ void pairs_density_and_factor(Constants c, Arrays a, Live live, Vec3* fluid_gradient,
+                                         Vec3* boundary_gradient) {
   const uint32_t i = thread_index();
-  if (i < live.get()) compute_density_and_factor(c, a, i);
+  if (i < live.get()) compute_pairs_density_and_factor(c, a, i, fluid_gradient, boundary_gradient);
 }
 
 // A solve's prediction for every particle, and each block's sum of the errors in double (the

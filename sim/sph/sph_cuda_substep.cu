@@ -24,7 +24,8 @@ void SphCuda::substep(float dt, const sph::FramePlan& plan) {
     const sph::Arrays a = arrays();
     const k::Live n = live();
     const unsigned grid = k::blocks(bound_);
-    launch<k::density_and_factor>({grid, k::kBlock, 0, stream_}, c, a, n);
+    launch<k::pairs_density_and_factor>({grid, k::kBlock, 0, stream_}, c, a, n, neighbour_gradient_.get(),
+                                        boundary_gradient_.get());
     SPH_CUDA_CHECK(cudaMemcpyAsync(previous_velocity_.get(), velocity_.get(), sizeof(Vec3) * bound_,
                                    cudaMemcpyDeviceToDevice, stream_));
     if (params_.divergence_solve) solve<k::Solve::Divergence>(plan.divergence_budget, dt);
@@ -121,10 +122,8 @@ void SphCuda::find_neighbours() {
   scan_offsets(boundary_begin_.get(), n.bound);
   launch<k::clamp_lists>({k::blocks(n.bound + 1), k::kBlock, 0, stream_}, neighbour_begin_.get(), boundary_begin_.get(),
                          n.bound + 1, list_slots_, record);
-  launch<k::fill_neighbours>({k::blocks(n.bound), k::kBlock, 0, stream_}, query, setup_.constants,
-                             boundary_volume_.get(), n, neighbour_begin_.get(), neighbours_.get(),
-                             neighbour_gradient_.get(), boundary_begin_.get(), boundary_neighbours_.get(),
-                             boundary_gradient_.get());
+  launch<k::fill_neighbours>({k::blocks(n.bound), k::kBlock, 0, stream_}, query, n, neighbour_begin_.get(),
+                             neighbours_.get(), boundary_begin_.get(), boundary_neighbours_.get());
   SPH_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -77,6 +77,26 @@ MENISCUS_HD inline Vec3 kernel_grad(const Kernel& k, Vec3 d) {
   return (g / (r * k.h)) * d;
 }
 
+// W(|d|) into w and gradW(d) returned, from one square root: the same arithmetic as kernel_w
+// and kernel_grad, so either may stand in for the other.
+MENISCUS_HD inline Vec3 kernel_w_and_grad(const Kernel& k, Vec3 d, float& w) {
+  const float r = length(d);
+  const float q = r / k.h;
+  w = 0.0f;
+  if (q > 1.0f) return {0.0f, 0.0f, 0.0f};
+  float g;
+  if (q <= 0.5f) {
+    w = k.w_norm * (6.0f * q * q * (q - 1.0f) + 1.0f);
+    g = k.g_norm * q * (3.0f * q - 2.0f);
+  } else {
+    const float a = 1.0f - q;
+    w = k.w_norm * 2.0f * a * a * a;
+    g = -k.g_norm * a * a;
+  }
+  if (r <= 1e-9f) return {0.0f, 0.0f, 0.0f};
+  return (g / (r * k.h)) * d;
+}
+
 MENISCUS_HD inline float cohesion(const Kernel& k, float r) {
   const float h = k.h;
   if (r > h || r <= 0.0f) return 0.0f;

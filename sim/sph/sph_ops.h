@@ -47,36 +47,36 @@ struct Arrays {
   const float* boundary_volume;  // Psi_b as a volume
 };
 
-// Positions only change at the end of a step, so the neighbour search stores each pair's
-// volume-weighted kernel gradient once; the solver's many loops then read it instead of
-// recomputing a square root and a division per pair per loop.
-MENISCUS_HD inline void pair_gradients(const Constants& c, Vec3 xi, const Vec3* xs, const float* volumes,
-                                       float fixed_volume, const uint32_t* ids, uint32_t count, Vec3* out) {
-  for (uint32_t k = 0; k < count; ++k) {
-    const float v = volumes ? volumes[ids[k]] : fixed_volume;
-    out[k] = v * kernel_grad(c.kernel, xi - xs[ids[k]]);
-  }
-}
-
 // Below this many neighbours a particle is at the free surface, where the divergence solver
 // would pull it back into the fluid (SPlisHSPlasH uses the same threshold in 3D).
 constexpr uint32_t kSurfaceNeighbours = 20;
 
-MENISCUS_HD inline void compute_density_and_factor(const Constants& c, const Arrays& a, uint32_t i) {
+// Positions only change at the end of a step, so each pair's volume-weighted kernel gradient
+// is stored once, beside the lists (fluid_gradient and boundary_gradient: a's gradients,
+// writable), for the solver's many loops to read instead of recomputing a square root and a
+// division per pair per loop. The same walk sums the density and DFSPH's factor, each pair's
+// distance serving both its kernel value and its gradient.
+MENISCUS_HD inline void compute_pairs_density_and_factor(const Constants& c, const Arrays& a, uint32_t i,
+                                                         Vec3* fluid_gradient, Vec3* boundary_gradient) {
   const Vec3 xi = a.position[i];
   float rho = c.volume * c.kernel.w_zero;
   Vec3 grad_i{0, 0, 0};
   float sum_squares = 0.0f;
+  float w;
   for (uint32_t n = a.neighbour_begin[i]; n < a.neighbour_begin[i + 1]; ++n) {
-    rho += c.volume * kernel_w(c.kernel, length(xi - a.position[a.neighbours[n]]));
-    const Vec3 g = a.neighbour_gradient[n];
+    const Vec3 g = c.volume * kernel_w_and_grad(c.kernel, xi - a.position[a.neighbours[n]], w);
+    fluid_gradient[n] = g;
+    rho += c.volume * w;
     grad_i += g;
     sum_squares += dot(g, g);
   }
   for (uint32_t n = a.boundary_begin[i]; n < a.boundary_begin[i + 1]; ++n) {
     const uint32_t b = a.boundary_neighbours[n];
-    rho += a.boundary_volume[b] * kernel_w(c.kernel, length(xi - a.boundary_position[b]));
-    grad_i += a.boundary_gradient[n];
+    const float volume = a.boundary_volume[b];
+    const Vec3 g = volume * kernel_w_and_grad(c.kernel, xi - a.boundary_position[b], w);
+    boundary_gradient[n] = g;
+    rho += volume * w;
+    grad_i += g;
   }
   sum_squares += dot(grad_i, grad_i);
   a.density[i] = rho;

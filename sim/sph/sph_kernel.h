@@ -62,23 +62,8 @@ MENISCUS_HD inline float kernel_w(const Kernel& k, float r) {
   return k.w_norm * 2.0f * a * a * a;
 }
 
-// Gradient with respect to x_i of W(x_i - x_j), given d = x_i - x_j.
-MENISCUS_HD inline Vec3 kernel_grad(const Kernel& k, Vec3 d) {
-  const float r = length(d);
-  const float q = r / k.h;
-  if (r <= 1e-9f || q > 1.0f) return {0.0f, 0.0f, 0.0f};
-  float g;
-  if (q <= 0.5f) {
-    g = k.g_norm * q * (3.0f * q - 2.0f);
-  } else {
-    const float a = 1.0f - q;
-    g = -k.g_norm * a * a;
-  }
-  return (g / (r * k.h)) * d;
-}
-
-// W(|d|) into w and gradW(d) returned, from one square root: the same arithmetic as kernel_w
-// and kernel_grad, so either may stand in for the other.
+// W(|d|) into w, and the gradient with respect to x_i of W(x_i - x_j) for d = x_i - x_j
+// returned, from one square root (W's arithmetic is kernel_w's).
 MENISCUS_HD inline Vec3 kernel_w_and_grad(const Kernel& k, Vec3 d, float& w) {
   const float r = length(d);
   const float q = r / k.h;

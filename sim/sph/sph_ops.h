@@ -52,10 +52,10 @@ struct Arrays {
 constexpr uint32_t kSurfaceNeighbours = 20;
 
 // Positions only change at the end of a step, so each pair's volume-weighted kernel gradient
-// is stored once, beside the lists (fluid_gradient and boundary_gradient: a's gradients,
-// writable), for the solver's many loops to read instead of recomputing a square root and a
-// division per pair per loop. The same walk sums the density and DFSPH's factor, each pair's
-// distance serving both its kernel value and its gradient.
+// is stored once, beside the lists (fluid_gradient and boundary_gradient are the arrays that
+// a.neighbour_gradient and a.boundary_gradient read), for the solver's many loops to read
+// instead of recomputing a square root and a division per pair per loop. The same walk sums the density and DFSPH's
+// factor, each pair's distance serving both its kernel value and its gradient.
 MENISCUS_HD inline void compute_pairs_density_and_factor(const Constants& c, const Arrays& a, uint32_t i,
                                                          Vec3* fluid_gradient, Vec3* boundary_gradient) {
   const Vec3 xi = a.position[i];

@@ -12,8 +12,8 @@ namespace {
 // Far enough that a padding lane falls outside any support.
 constexpr float kFarOffset = 1e18f;
 
-// One group of up to four pairs: their kernel values times their volumes (for the density) and
-// their volume-weighted gradients, as kernel_w_and_grad and the scalar loop compute them.
+// One group of up to four pairs: their kernel values and their volume-weighted gradients, as
+// kernel_w_and_grad and the scalar loop compute them.
 struct PairLanes {
   float w[kLanes], gx[kLanes], gy[kLanes], gz[kLanes];
 };
@@ -36,11 +36,10 @@ inline __attribute__((always_inline)) PairLanes pair_lanes(const Kernel& k, Lane
   const LaneMask has_gradient = inside & (r > splat(1e-9f));
   const Lanes s = g / (r * splat(k.h)), zero = splat(0.0f);
   PairLanes out;
-  const Lanes vw = w;
   const Lanes gx = has_gradient ? volume * (s * dx) : zero;
   const Lanes gy = has_gradient ? volume * (s * dy) : zero;
   const Lanes gz = has_gradient ? volume * (s * dz) : zero;
-  std::memcpy(out.w, &vw, sizeof(out.w));
+  std::memcpy(out.w, &w, sizeof(out.w));
   std::memcpy(out.gx, &gx, sizeof(out.gx));
   std::memcpy(out.gy, &gy, sizeof(out.gy));
   std::memcpy(out.gz, &gz, sizeof(out.gz));

@@ -51,11 +51,18 @@ struct Arrays {
 // would pull it back into the fluid (SPlisHSPlasH uses the same threshold in 3D).
 constexpr uint32_t kSurfaceNeighbours = 20;
 
+// DFSPH's factor alpha_i from sum_j |V_j gradW_ij|^2 + |sum_j V_j gradW_ij|^2. A lone particle
+// has no gradient: no multiplier can change its density.
+MENISCUS_HD inline float dfsph_factor(const Constants& c, float sum_squares) {
+  return sum_squares > 1e-6f / (c.kernel.h * c.kernel.h) ? 1.0f / sum_squares : 0.0f;
+}
+
 // Positions only change at the end of a step, so each pair's volume-weighted kernel gradient
 // is stored once, beside the lists (fluid_gradient and boundary_gradient are the arrays that
 // a.neighbour_gradient and a.boundary_gradient read), for the solver's many loops to read
-// instead of recomputing a square root and a division per pair per loop. The same walk sums the density and DFSPH's
-// factor, each pair's distance serving both its kernel value and its gradient.
+// instead of recomputing a square root and a division per pair per loop. The same walk sums
+// the density and DFSPH's factor, each pair's distance serving both its kernel value and its
+// gradient.
 MENISCUS_HD inline void compute_pairs_density_and_factor(const Constants& c, const Arrays& a, uint32_t i,
                                                          Vec3* fluid_gradient, Vec3* boundary_gradient) {
   const Vec3 xi = a.position[i];
@@ -80,8 +87,7 @@ MENISCUS_HD inline void compute_pairs_density_and_factor(const Constants& c, con
   }
   sum_squares += dot(grad_i, grad_i);
   a.density[i] = rho;
-  // A lone particle has no gradient: no multiplier can change its density.
-  a.factor[i] = sum_squares > 1e-6f / (c.kernel.h * c.kernel.h) ? 1.0f / sum_squares : 0.0f;
+  a.factor[i] = dfsph_factor(c, sum_squares);
 }
 
 // The rate of change of density ratio, -div(v) * rho/rho0, from the current velocities.

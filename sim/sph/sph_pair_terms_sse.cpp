@@ -18,7 +18,8 @@ struct PairLanes {
   float w[kLanes], gx[kLanes], gy[kLanes], gz[kLanes];
 };
 
-inline __attribute__((always_inline)) PairLanes pair_lanes(const Kernel& k, Lanes dx, Lanes dy, Lanes dz, Lanes volume) {
+inline __attribute__((always_inline)) PairLanes pair_lanes(const Kernel& k, Lanes dx, Lanes dy, Lanes dz,
+                                                           Lanes volume) {
   const Lanes r = Lanes(_mm_sqrt_ps(__m128(dx * dx + dy * dy + dz * dz)));
   const Lanes q = r / splat(k.h);
   const Lanes one = splat(1.0f);
@@ -95,7 +96,7 @@ void compute_pairs_density_and_factor_sse(const Constants& c, const Arrays& a, u
       [&](uint32_t n) { return a.boundary_volume[a.boundary_neighbours[n]]; }, boundary_gradient, rho, grad_i, nullptr);
   sum_squares += dot(grad_i, grad_i);
   a.density[i] = rho;
-  a.factor[i] = sum_squares > 1e-6f / (c.kernel.h * c.kernel.h) ? 1.0f / sum_squares : 0.0f;
+  a.factor[i] = dfsph_factor(c, sum_squares);
 }
 
 }  // namespace meniscus::sim::sph

@@ -115,7 +115,7 @@ TEST_CASE("four-wide pair terms are bit-identical to the shared scalar ones", "[
   CHECK(same_bits(boundary[0], boundary[1]));
   size_t gradients = 0;
   for (const Vec3& g : fluid[0]) gradients += g.x != 0.0f;
-  CHECK(gradients > neighbours.size() / 4);  // most listed pairs are within the support
+  CHECK(gradients > neighbours.size() / 4);  // a good share of the listed pairs lie within the support
 }
 
 }  // namespace meniscus::sim::sph

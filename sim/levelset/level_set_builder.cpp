@@ -60,6 +60,20 @@ std::optional<float> value_at(const SortedTileList& list, glm::ivec3 voxel) {
   return list.value(list.active()[*at].id, SortedTileList::voxel_index(local.x, local.y, local.z));
 }
 
+bool inside_beyond_band(const SortedTileList& list, glm::ivec3 voxel) {
+  const TileCoord c{floor_div(voxel.x, kTileSide), floor_div(voxel.y, kTileSide), floor_div(voxel.z, kTileSide)};
+  if (!representable(c)) return false;
+  const auto& active = list.active();
+  const auto after = std::lower_bound(active.begin(), active.end(), key_of(c),
+                                      [](const TileEntry& e, TileKey k) { return e.key < k; });
+  if (after == active.begin()) return false;
+  const TileEntry before = *std::prev(after);
+  const TileCoord b = coord_of(before.key);
+  if (b.y != c.y || b.z != c.z) return false;
+  const glm::ivec3 local = voxel - glm::ivec3(c.x, c.y, c.z) * kTileSide;
+  return list.value(before.id, SortedTileList::voxel_index(kTileSide - 1, local.y, local.z)) < 0;
+}
+
 float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign) {
   return value_at(list, voxel).value_or(outside_sign * list.gamma());
 }

@@ -26,6 +26,10 @@ void resample(SortedTileList& list, const DistanceFn& sdf);
 float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign = 1.0f);
 // φ at a voxel when an active tile holds it.
 std::optional<float> value_at(const SortedTileList& list, glm::ivec3 voxel);
+// Whether a voxel of a tile the list does not hold lies inside. Such a tile is wholly inside or
+// outside, and which, row by row of voxels, the nearest active tile before it in its tile row
+// says (the last voxel of that row), as inside_moments() decides: rows start outside.
+bool inside_beyond_band(const SortedTileList& list, glm::ivec3 voxel);
 
 // Mean distance from `centre` of the zero crossings of φ along grid edges (linear
 // interpolation) between active voxels: a sphere's radius as the level set sees it.

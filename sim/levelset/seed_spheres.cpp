@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "sim/levelset/level_set_builder.h"
 
 namespace meniscus::sim::levelset {
 
@@ -53,10 +54,8 @@ void carve(SortedTileList& list, std::span<const SeedSphere> seeds, const std::v
   }
 }
 
-// Inserts the tiles at `keys` (sorted, unique) that the list lacks. A missing tile lies wholly
-// inside or outside (beyond the band); which, row by row of voxels, the nearest stored tile
-// before it in its tile row says (the last voxel of that row), as inside_moments() decides:
-// rows start outside.
+// Inserts the tiles at `keys` (sorted, unique) that the list lacks, each voxel row ±γ as
+// inside_beyond_band says.
 void insert_missing(SortedTileList& list, const std::vector<TileKey>& keys) {
   const float gamma = list.gamma();
   std::vector<TileKey> missing;
@@ -64,18 +63,12 @@ void insert_missing(SortedTileList& list, const std::vector<TileKey>& keys) {
   for (const TileKey key : keys) {
     if (list.find(key)) continue;
     std::array<float, kTileSide * kTileSide> signs;
-    signs.fill(gamma);
-    const auto& active = list.active();
-    auto it = std::lower_bound(active.begin(), active.end(), key, [](const TileEntry& e, TileKey k) { return e.key < k; });
     const TileCoord c = coord_of(key);
-    if (it != active.begin()) {
-      const TileEntry before = *std::prev(it);
-      const TileCoord b = coord_of(before.key);
-      if (b.y == c.y && b.z == c.z)
-        for (int z = 0; z < kTileSide; ++z)
-          for (int y = 0; y < kTileSide; ++y)
-            signs[z * kTileSide + y] = list.value(before.id, SortedTileList::voxel_index(kTileSide - 1, y, z)) < 0 ? -gamma : gamma;
-    }
+    for (int z = 0; z < kTileSide; ++z)
+      for (int y = 0; y < kTileSide; ++y) {
+        const glm::ivec3 row_start(c.x * kTileSide, c.y * kTileSide + y, c.z * kTileSide + z);
+        signs[z * kTileSide + y] = inside_beyond_band(list, row_start) ? -gamma : gamma;
+      }
     missing.push_back(key);
     row_signs.push_back(signs);
   }

@@ -15,6 +15,7 @@
 #include "sim/levelset/tile_ages.h"
 #include "sim/levelset/upsample.h"
 #include "sim/reconstruct/barnes_hut.h"
+#include "sim/reconstruct/held_samples.h"
 #include "sim/reconstruct/point_octree.h"
 #include "sim/reconstruct/potential_cache.h"
 #include "sim/reconstruct/sample_weights.h"
@@ -49,37 +50,25 @@ std::unique_ptr<levelset::SortedTileList> initial_box(const ReconstructionFrame&
 
 // A lost part leaves its samples together, as dense as the rest of the scan; outliers come
 // alone or in clumps of a few, and a ball around each would keep a bubble the surface is meant
-// to pass (Fig. 11). So a lost sample is put back only with kLostPart - 1 other lost samples
-// within kPartReach times the scan's median kLostPart-th neighbour distance.
+// to pass (Fig. 11). So a sample is put back (and held) only if it has kLostPart - 1 other
+// samples within kPartReach times the scan's median kLostPart-th neighbour distance.
 constexpr uint32_t kLostPart = 16;
 constexpr float kPartReach = 3.0f;
 
-// Each point's distance to its kLostPart-th nearest (itself included); empty for fewer points.
-std::vector<float> part_radii(std::span<const glm::vec3> points) {
-  if (points.size() < kLostPart) return {};
+// Whether each sample belongs to a part of the scan rather than to a clump of outliers; all
+// false for fewer than kLostPart samples.
+std::vector<char> samples_in_parts(std::span<const glm::vec3> points) {
+  std::vector<char> in_part(points.size(), 0);
+  if (points.size() < kLostPart) return in_part;
   const kdtree::KdTree tree = kdtree::build_kdtree(points, kdtree::KdTreeParams{.k = kLostPart});
   const kdtree::KnnResult near = kdtree::knn_all(tree, kdtree::KnnParams{.k = kLostPart});
   std::vector<float> radii(points.size());
   for (size_t i = 0; i < points.size(); ++i) radii[i] = near.radius(i);
-  return radii;
-}
-
-// The median of part_radii (world units; 0 for fewer than kLostPart points).
-float median_part_radius(std::span<const glm::vec3> points) {
-  std::vector<float> radii = part_radii(points);
-  if (radii.empty()) return 0.0f;
-  std::nth_element(radii.begin(), radii.begin() + radii.size() / 2, radii.end());
-  return radii[radii.size() / 2];
-}
-
-// Balls of `radius` around the lost samples (voxels) that have kLostPart - 1 others within
-// `reach` voxels.
-std::vector<levelset::SeedSphere> lost_part_balls(const std::vector<glm::vec3>& lost, float radius, float reach) {
-  std::vector<levelset::SeedSphere> balls;
-  const std::vector<float> radii = part_radii(lost);
-  for (size_t i = 0; i < radii.size(); ++i)
-    if (radii[i] <= reach) balls.push_back({lost[i], radius});
-  return balls;
+  std::vector<float> sorted = radii;
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+  const float reach = kPartReach * sorted[sorted.size() / 2];
+  for (size_t i = 0; i < points.size(); ++i) in_part[i] = radii[i] <= reach;
+  return in_part;
 }
 
 void check_params(const ReconstructionParams& p, const char* what) {
@@ -91,6 +80,9 @@ void check_params(const ReconstructionParams& p, const char* what) {
   if (!(p.settled_fraction >= 0.0f && p.settled_fraction < 1.0f))
     throw InputError(std::string(what) + ": settled fraction must be in [0, 1), got " +
                      std::to_string(p.settled_fraction));
+  if (!(p.hold_margin >= 0.0f && p.hold_margin <= 1.0f))
+    throw InputError(std::string(what) + ": hold margin must be in [0, 1] voxels, got " +
+                     std::to_string(p.hold_margin));
   if (!(p.lost_distance >= 0.0f && p.lost_distance <= 1000.0f))
     throw InputError(std::string(what) + ": lost distance must be in [0, 1000] voxels, got " + std::to_string(p.lost_distance));
   // A ball around a sample on the cube's low face must stay within the margin below it, which
@@ -124,9 +116,11 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
   out.octree_nodes = tree.nodes().size();
   out.merged_leaves = tree.merged_leaves();
 
-  const float part_radius = params.lost_distance > 0 ? median_part_radius(points) : 0.0f;
+  const std::vector<char> in_part = params.lost_distance > 0 ? samples_in_parts(points) : std::vector<char>{};
   out.list = initial_box(frame, params.gamma, params.precision);
   std::vector<glm::vec3> sample_voxels(points.size());
+  std::vector<char> held(points.size(), 0);  // samples put back at some level, held from then on
+  std::vector<glm::vec3> held_voxels;
   std::vector<float> distance;  // each sample's distance to the surface at the end of the last level
   for (int level = params.coarsest; level <= params.finest; ++level) {
     const auto start = Clock::now();
@@ -144,15 +138,19 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
         // to hold, shrinks onto the samples, as the box at the first level. A ball around a
         // sample left inside (a gap the front never entered) changes the surface only where
         // the sample is less than a radius deep.
-        std::vector<glm::vec3> lost;
+        std::vector<levelset::SeedSphere> balls;
         for (size_t i = 0; i < points.size(); ++i)
-          if (distance[i] > params.lost_distance) lost.push_back(sample_voxels[i]);
-        const float reach = kPartReach * part_radius / float(frame.voxel_size(level));
-        const std::vector<levelset::SeedSphere> balls = lost_part_balls(lost, params.reseed_radius, reach);
+          if (distance[i] > params.lost_distance && in_part[i]) {
+            balls.push_back({sample_voxels[i], params.reseed_radius});
+            held[i] = 1;
+          }
         if (!balls.empty()) levelset::add_spheres(*out.list, balls, what);
         report.reseeded = balls.size();
       }
     }
+    held_voxels.clear();
+    for (size_t i = 0; i < points.size(); ++i)
+      if (held[i]) held_voxels.push_back(sample_voxels[i]);
     levelset::SortedTileList& list = *out.list;
 
     PotentialParams potential;
@@ -177,6 +175,7 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
     while (report.iterations < params.max_iterations && list.size()) {
       cache.refresh(list);  // P for the tiles the last management step created
       t += evolution.step(list, float(t));
+      hold_inside(list, held_voxels, params.hold_margin, what);
       ages.update(list, t);
       ++report.iterations;
       if (ages.settled(params.converged_age, params.settled_fraction)) {
@@ -192,6 +191,7 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
       reinit.iterations = params.final_reinit_iterations;
       reinit.scheme = params.scheme;
       levelset::Reinitialiser().run(list, reinit);
+      hold_inside(list, held_voxels, params.hold_margin, what);  // it can erase a sub-voxel inside
     }
     report.tiles = list.size();
     report.potential_ms = cache.stats().evaluate_ms;

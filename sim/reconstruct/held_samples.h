@@ -5,8 +5,9 @@
 // there the fronts from the part's two sides meet once more unless something stops them. Held
 // samples stop them: after every step φ interpolated at each is kept at or below −margin, by the
 // least change (in the least-squares sense) of the eight corners of its cell. The fronts may
-// still meet between two held samples, never across one, so each stays within about a voxel of
-// the surface; a sample the front reaches from one side only is moved by the margin at most.
+// still meet between two held samples, never across one; where they meet all around one, what
+// is left is a speck (levelset/small_parts.h). A sample the front reaches from one side only is
+// moved by the margin at most.
 #include <span>
 #include <string>
 

@@ -12,6 +12,7 @@
 #include "sim/levelset/level_set_builder.h"
 #include "sim/levelset/reinitialise.h"
 #include "sim/levelset/seed_spheres.h"
+#include "sim/levelset/small_parts.h"
 #include "sim/levelset/tile_ages.h"
 #include "sim/levelset/upsample.h"
 #include "sim/reconstruct/barnes_hut.h"
@@ -80,6 +81,8 @@ void check_params(const ReconstructionParams& p, const char* what) {
   if (!(p.settled_fraction >= 0.0f && p.settled_fraction < 1.0f))
     throw InputError(std::string(what) + ": settled fraction must be in [0, 1), got " +
                      std::to_string(p.settled_fraction));
+  if (p.speck_voxels < 0 || p.speck_voxels > (1 << 20))
+    throw InputError(std::string(what) + ": speck voxels must be in [0, 2^20], got " + std::to_string(p.speck_voxels));
   if (!(p.hold_margin >= 0.0f && p.hold_margin <= 1.0f))
     throw InputError(std::string(what) + ": hold margin must be in [0, 1] voxels, got " +
                      std::to_string(p.hold_margin));
@@ -193,6 +196,9 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
       levelset::Reinitialiser().run(list, reinit);
       hold_inside(list, held_voxels, params.hold_margin, what);  // it can erase a sub-voxel inside
     }
+    // A held sample the grid cannot join to the body is kept as a speck of a few voxels: drawn
+    // as a dark grain, not as the part, and no nearer the truth than the sample being lost.
+    report.speck_voxels = params.speck_voxels > 0 ? levelset::remove_small_parts(list, size_t(params.speck_voxels)) : 0;
     report.tiles = list.size();
     report.potential_ms = cache.stats().evaluate_ms;
     report.potential_tiles = cache.stats().tiles_evaluated;

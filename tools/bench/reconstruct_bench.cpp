@@ -169,6 +169,7 @@ int run_reconstruct(int argc, char** argv) {
         json.key("iterations").value(l.iterations);
         json.key("converged").value(l.converged ? "yes" : "no");
         json.key("reseeded").value(uint64_t(l.reseeded));
+        json.key("speck_voxels").value(uint64_t(l.speck_voxels));
         json.key("tiles").value(uint64_t(l.tiles));
         json.key("level_s").value(l.seconds);
         json.key("potential_ms").value(l.potential_ms);

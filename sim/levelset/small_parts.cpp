@@ -1,0 +1,126 @@
+#include "sim/levelset/small_parts.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <vector>
+
+#include "sim/levelset/level_set_builder.h"
+
+namespace meniscus::sim::levelset {
+
+namespace {
+
+// A voxel of the band: its tile's position in the active list and its index in the tile.
+struct BandVoxel {
+  uint32_t position = 0;
+  int voxel = 0;
+};
+
+}  // namespace
+
+size_t remove_small_parts(SortedTileList& list, size_t max_voxels) {
+  const auto& active = list.active();
+  std::vector<uint64_t> visited(active.size(), 0);  // one bit per voxel: kTileVoxels == 64
+  static_assert(kTileVoxels == 64);
+  std::vector<BandVoxel> region, stack;
+  std::vector<BandVoxel> remove;
+  for (uint32_t start = 0; start < active.size(); ++start) {
+    const uint32_t start_id = active[start].id;
+    for (int v = 0; v < kTileVoxels; ++v) {
+      if (visited[start] >> v & 1 || !(list.value(start_id, v) < 0.0f)) continue;
+      // Flood the region from here, keeping its voxels while it may still be small.
+      region.clear();
+      stack.assign(1, {start, v});
+      visited[start] |= uint64_t(1) << v;
+      bool anchored = false;
+      size_t size = 0;
+      while (!stack.empty()) {
+        const BandVoxel at = stack.back();
+        stack.pop_back();
+        ++size;
+        if (size <= max_voxels) region.push_back(at);
+        const TileCoord tile = coord_of(active[at.position].key);
+        const glm::ivec3 local(at.voxel % kTileSide, at.voxel / kTileSide % kTileSide,
+                               at.voxel / (kTileSide * kTileSide));
+        for (int face = 0; face < 6; ++face) {
+          glm::ivec3 q = local;
+          q[face / 2] += face % 2 ? 1 : -1;
+          uint32_t position = at.position;
+          if (q[face / 2] < 0 || q[face / 2] >= kTileSide) {
+            TileCoord n = tile;
+            int* axis[3] = {&n.x, &n.y, &n.z};
+            *axis[face / 2] += face % 2 ? 1 : -1;
+            const glm::ivec3 voxel = glm::ivec3(tile.x, tile.y, tile.z) * kTileSide + q;
+            const auto found = representable(n) ? list.find(key_of(n)) : std::nullopt;
+            if (!found) {
+              anchored = anchored || inside_beyond_band(list, voxel);
+              continue;
+            }
+            position = uint32_t(*found);
+            q[face / 2] = (q[face / 2] + kTileSide) % kTileSide;
+          }
+          const int voxel = SortedTileList::voxel_index(q.x, q.y, q.z);
+          if (visited[position] >> voxel & 1 || !(list.value(active[position].id, voxel) < 0.0f)) continue;
+          visited[position] |= uint64_t(1) << voxel;
+          stack.push_back({position, voxel});
+        }
+      }
+      if (!anchored && size < max_voxels) remove.insert(remove.end(), region.begin(), region.end());
+    }
+  }
+  // The specks' voxels go outside, and so does the rest of the band around them: every tile
+  // they touched, and its neighbours, that no inside voxel is left in or next to: +γ there,
+  // which the next management drops, rather than a band around no surface.
+  const float gamma = list.gamma();
+  std::vector<uint32_t> touched;
+  for (const BandVoxel& at : remove) {
+    const uint32_t id = active[at.position].id;
+    float phi[kTileVoxels];
+    list.read(id, phi);
+    phi[at.voxel] = gamma;
+    list.write(id, phi);
+    touched.push_back(at.position);
+  }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  const auto holds_inside = [&](size_t position) {
+    for (int v = 0; v < kTileVoxels; ++v)
+      if (list.value(active[position].id, v) < 0.0f) return true;
+    return false;
+  };
+  const auto near_inside = [&](const TileCoord& c) {
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const TileCoord n{c.x + dx, c.y + dy, c.z + dz};
+          if (!representable(n)) continue;
+          const auto found = list.find(key_of(n));
+          if (found ? holds_inside(*found) : inside_beyond_band(list, glm::ivec3(n.x, n.y, n.z) * kTileSide))
+            return true;
+        }
+    return false;
+  };
+  std::vector<size_t> cleared;
+  for (const uint32_t position : touched) {
+    const TileCoord c = coord_of(active[position].key);
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const TileCoord n{c.x + dx, c.y + dy, c.z + dz};
+          if (!representable(n)) continue;
+          const auto found = list.find(key_of(n));
+          if (found && !near_inside(n)) cleared.push_back(*found);
+        }
+  }
+  std::sort(cleared.begin(), cleared.end());
+  cleared.erase(std::unique(cleared.begin(), cleared.end()), cleared.end());
+  float outside[kTileVoxels];
+  std::fill(outside, outside + kTileVoxels, gamma);
+  for (const size_t position : cleared) list.write(active[position].id, outside);
+  for (const uint32_t position : touched) list.update_flags(active[position].id);
+  for (const size_t position : cleared) list.update_flags(active[position].id);
+  return remove.size();
+}
+
+}  // namespace meniscus::sim::levelset

@@ -1,0 +1,55 @@
+// Small inside parts (small_parts.h) and the side of tiles beyond the band (inside_beyond_band):
+// a sphere with a speck beside it loses the speck and keeps itself, band and all.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "sim/levelset/level_set_builder.h"
+#include "sim/levelset/small_parts.h"
+
+using namespace meniscus::sim::levelset;
+
+TEST_CASE("small parts: a speck beside a sphere goes, the sphere and its band stay", "[levelset][small_parts]") {
+  const glm::vec3 centre(40.0f), speck(40.0f, 40.0f, 62.3f);
+  const auto sdf = [&](glm::vec3 p) {
+    return std::min(glm::length(p - centre) - 14.0f, glm::length(p - speck) - 0.8f);
+  };
+  SortedTileList list(1.5f);
+  build_from_sdf(list, sdf, glm::ivec3(12), glm::ivec3(68));
+  REQUIRE(value_at(list, glm::ivec3(40, 40, 62)).value_or(1.0f) < 0.0f);
+  SortedTileList sphere(1.5f);
+  build_from_sdf(
+      sphere, [&](glm::vec3 p) { return glm::length(p - centre) - 14.0f; }, glm::ivec3(12), glm::ivec3(68));
+
+  // The sphere's inside reaches tiles beyond the band: never a small part, however small the bound.
+  const size_t removed = remove_small_parts(list, 64);
+  CHECK(removed > 0);
+  CHECK(removed < 64);
+  CHECK(value_at(list, glm::ivec3(40, 40, 62)).value_or(1.0f) > 0.0f);
+  for (int z = 58; z <= 66; ++z) CHECK(value_at(list, glm::ivec3(40, 40, z)).value_or(1.5f) == 1.5f);
+  // The sphere's band is the sphere's alone, value for value.
+  size_t compared = 0;
+  for (const TileEntry& e : sphere.active()) {
+    const auto at = list.find(e.key);
+    REQUIRE(at);
+    for (int v = 0; v < kTileVoxels; ++v) compared += list.value(list.active()[*at].id, v) == sphere.value(e.id, v);
+  }
+  CHECK(compared == sphere.size() * kTileVoxels);
+  CHECK(mean_crossing_distance(list, centre) == mean_crossing_distance(sphere, centre));
+  CHECK(list.check_invariants().empty());
+  CHECK(remove_small_parts(list, 1 << 20) == 0);
+}
+
+TEST_CASE("small parts: a part at the bound stays, one voxel under it goes", "[levelset][small_parts]") {
+  const glm::vec3 centre(20.3f, 21.1f, 19.7f);
+  SortedTileList list(1.5f);
+  build_from_sdf(
+      list, [&](glm::vec3 p) { return glm::length(p - centre) - 2.2f; }, glm::ivec3(8), glm::ivec3(32));
+  size_t inside = 0;
+  for (const TileEntry& e : list.active())
+    for (int v = 0; v < kTileVoxels; ++v) inside += list.value(e.id, v) < 0.0f;
+  REQUIRE(inside > 8);
+  SortedTileList kept = list;
+  CHECK(remove_small_parts(kept, inside) == 0);
+  CHECK(remove_small_parts(list, inside + 1) == inside);
+}

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <glm/glm.hpp>
 #include <vector>
+
+#include <glm/glm.hpp>
 
 #include "sim/levelset/level_set_builder.h"
 

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <glm/glm.hpp>
 #include <vector>
+
+#include <glm/glm.hpp>
 
 #include "sim/levelset/level_set_builder.h"
 #include "sim/levelset/seed_spheres.h"

@@ -18,6 +18,17 @@ struct BandVoxel {
   int voxel = 0;
 };
 
+// Calls visit(coord) for the tile at c and each of its 26 neighbours that keys can represent.
+template <typename Visit>
+void for_each_tile_around(const TileCoord& c, Visit&& visit) {
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const TileCoord n{c.x + dx, c.y + dy, c.z + dz};
+        if (representable(n)) visit(n);
+      }
+}
+
 }  // namespace
 
 size_t remove_small_parts(SortedTileList& list, size_t max_voxels) {
@@ -91,29 +102,20 @@ size_t remove_small_parts(SortedTileList& list, size_t max_voxels) {
     return false;
   };
   const auto near_inside = [&](const TileCoord& c) {
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-          const TileCoord n{c.x + dx, c.y + dy, c.z + dz};
-          if (!representable(n)) continue;
-          const auto found = list.find(key_of(n));
-          if (found ? holds_inside(*found) : inside_beyond_band(list, glm::ivec3(n.x, n.y, n.z) * kTileSide))
-            return true;
-        }
-    return false;
+    bool inside = false;
+    for_each_tile_around(c, [&](const TileCoord& n) {
+      const auto found = list.find(key_of(n));
+      inside =
+          inside || (found ? holds_inside(*found) : inside_beyond_band(list, glm::ivec3(n.x, n.y, n.z) * kTileSide));
+    });
+    return inside;
   };
   std::vector<size_t> cleared;
-  for (const uint32_t position : touched) {
-    const TileCoord c = coord_of(active[position].key);
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-          const TileCoord n{c.x + dx, c.y + dy, c.z + dz};
-          if (!representable(n)) continue;
-          const auto found = list.find(key_of(n));
-          if (found && !near_inside(n)) cleared.push_back(*found);
-        }
-  }
+  for (const uint32_t position : touched)
+    for_each_tile_around(coord_of(active[position].key), [&](const TileCoord& n) {
+      const auto found = list.find(key_of(n));
+      if (found && !near_inside(n)) cleared.push_back(*found);
+    });
   std::sort(cleared.begin(), cleared.end());
   cleared.erase(std::unique(cleared.begin(), cleared.end()), cleared.end());
   float outside[kTileVoxels];

@@ -129,8 +129,8 @@ struct Reconstruction {
 using LevelProgress = std::function<void(const LevelReport&)>;
 
 // Throws InputError (naming `what`) for an empty or degenerate cloud, a lost distance, reseed
-// radius or hold margin out of range, and for levels outside 2 <= d <= D <= 13. `progress` is called as each
-// level ends.
+// radius, hold margin or speck size out of range, and for levels outside 2 <= d <= D <= 13.
+// `progress` is called as each level ends.
 Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const ReconstructionParams& params,
                                    const char* what = "point cloud", const LevelProgress& progress = {});
 

@@ -19,6 +19,7 @@
 #include "sim/reconstruct/held_samples.h"
 #include "sim/reconstruct/point_octree.h"
 #include "sim/reconstruct/potential_cache.h"
+#include "sim/reconstruct/sample_fit.h"
 #include "sim/reconstruct/sample_weights.h"
 #include "sim/reconstruct/surface_distance.h"
 #include "sim/reconstruct/surface_error.h"
@@ -86,6 +87,18 @@ void check_params(const ReconstructionParams& p, const char* what) {
   if (!(p.hold_margin >= 0.0f && p.hold_margin <= 1.0f))
     throw InputError(std::string(what) + ": hold margin must be in [0, 1] voxels, got " +
                      std::to_string(p.hold_margin));
+  if (p.fit.iterations < 0 || p.fit.iterations > 100)
+    throw InputError(std::string(what) + ": fit iterations must be in [0, 100], got " +
+                     std::to_string(p.fit.iterations));
+  if (!(p.fit.reach >= 0.0f && p.fit.reach < p.gamma))
+    throw InputError(std::string(what) + ": fit reach must be in [0, gamma = " + std::to_string(p.gamma) +
+                     ") voxels, got " + std::to_string(p.fit.reach));
+  if (!(p.fit.radius >= 0.5f && p.fit.radius <= 8.0f))
+    throw InputError(std::string(what) + ": fit radius must be in [0.5, 8] voxels, got " +
+                     std::to_string(p.fit.radius));
+  if (!(p.fit.weight_floor > 0.0f && p.fit.weight_floor <= 1000.0f))
+    throw InputError(std::string(what) + ": fit weight floor must be in (0, 1000], got " +
+                     std::to_string(p.fit.weight_floor));
   if (!(p.lost_distance >= 0.0f && p.lost_distance <= 1000.0f))
     throw InputError(std::string(what) + ": lost distance must be in [0, 1000] voxels, got " + std::to_string(p.lost_distance));
   // A ball around a sample on the cube's low face must stay within the margin below it, which
@@ -199,6 +212,12 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
     // A held sample the grid cannot join to the body is kept as a speck of a few voxels: drawn
     // as a dark grain, not as the part, and no nearer the truth than the sample being lost.
     report.speck_voxels = params.speck_voxels > 0 ? levelset::remove_small_parts(list, size_t(params.speck_voxels)) : 0;
+    if (level == params.finest && params.fit.iterations > 0) {
+      const SampleFitReport fit = fit_to_samples(list, sample_voxels, params.fit);
+      report.fitted_samples = fit.fitted;
+      report.fit_residual_before = fit.mean_residual_before;
+      report.fit_residual_after = fit.mean_residual_after;
+    }
     report.tiles = list.size();
     report.potential_ms = cache.stats().evaluate_ms;
     report.potential_tiles = cache.stats().tiles_evaluated;

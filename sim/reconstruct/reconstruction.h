@@ -30,22 +30,24 @@
 // (held_samples.h), so that the fronts from a thin part's two sides cannot meet across it again;
 // where the grid cannot join a held sample to the body it is left as a speck, which is removed
 // (speck_voxels). Levels 5..9 of the bunny: mean distance 0.0167% -> 0.0137% of the diagonal,
-// worst 1.38% -> 1.29%; Lucy 7..9: 0.076% -> 0.057%, 1.73% -> 1.64%. What holding cannot keep is
+// worst 1.38% -> 1.29%; Lucy 7..9: 0.076% -> 0.057%, 1.73% -> 1.64%. Last, the finest level's
+// surface is fitted to the samples within a voxel of it (sample_fit.h): bunny 0.0137% ->
+// 0.0016%, Lucy 0.057% -> 0.018% (screened Poisson at depth 9: 0.018%, 0.027%). What holding cannot keep is
 // a face sampled more sparsely than the level resolves: the front passes between its samples
 // into the body and hollows it (the bunny's front paw, whose sole the scan samples in rows a few
 // millimetres apart, the worst sample). Samples the front never reached (the bottom of a fold
 // narrower than two voxels, in Lucy's dress) are inside, not lost, and are not put back.
 #include <functional>
+#include <glm/vec3.hpp>
 #include <memory>
 #include <span>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "sim/levelset/sorted_tile_list.h"
 #include "sim/levelset/upwind.h"
 #include "sim/reconstruct/potential_cache.h"
 #include "sim/reconstruct/reconstruction_frame.h"
+#include "sim/reconstruct/sample_fit.h"
 
 namespace meniscus::sim::reconstruct {
 
@@ -96,6 +98,9 @@ struct ReconstructionParams {
   // than the level holds. Their samples count as lost, and the next level puts them back as
   // balls, which may join the body there. 0: specks are kept.
   int speck_voxels = 128;
+  // At the finest level's end, the surface fitted to the samples within fit.reach of it
+  // (sample_fit.h); fit.iterations = 0: the surface stays where the front settled.
+  SampleFitParams fit;
 };
 
 struct LevelReport {
@@ -110,6 +115,9 @@ struct LevelReport {
   double error_percent = 0;     // E: mean |φ| at the samples, % of the bounding-box diagonal
   size_t reseeded = 0;          // lost samples of the level before put back as balls (outliers are not)
   size_t speck_voxels = 0;      // inside voxels of the specks removed at the level's end
+  size_t fitted_samples = 0;    // the finest level only: samples the surface was fitted to
+  double fit_residual_before = 0;  // ... their mean |φ| before and after, voxels
+  double fit_residual_after = 0;
   // The samples' distances to the surface (surface_distances), % of the diagonal: unlike E
   // these see samples the band lost, such as a limb the level set pinched off.
   double mean_distance_percent = 0;
@@ -129,7 +137,7 @@ struct Reconstruction {
 using LevelProgress = std::function<void(const LevelReport&)>;
 
 // Throws InputError (naming `what`) for an empty or degenerate cloud, a lost distance, reseed
-// radius, hold margin or speck size out of range, and for levels outside 2 <= d <= D <= 13.
+// radius, hold margin, speck size or fit parameter out of range, and for levels outside 2 <= d <= D <= 13.
 // `progress` is called as each level ends.
 Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const ReconstructionParams& params,
                                    const char* what = "point cloud", const LevelProgress& progress = {});

@@ -139,6 +139,15 @@ SurfaceAccuracy summarise_distances(std::span<const float> d, double diagonal) {
   if (!d.empty()) {
     a.mean_percent = 100.0 * sum / double(d.size()) / diagonal;
     a.max_percent = 100.0 * double(d[a.worst_sample]) / diagonal;
+    std::vector<float> sorted(d.begin(), d.end());
+    const auto nan_last = [](float x, float y) { return x < y || (!std::isnan(x) && std::isnan(y)); };
+    const auto quantile = [&](double q) {
+      const auto at = sorted.begin() + std::ptrdiff_t(q * double(sorted.size() - 1));
+      std::nth_element(sorted.begin(), at, sorted.end(), nan_last);
+      return 100.0 * double(*at) / diagonal;
+    };
+    a.median_percent = quantile(0.5);
+    a.p99_percent = quantile(0.99);
   }
   return a;
 }

@@ -29,6 +29,10 @@ std::vector<float> distances_to_mesh(const IndexedMesh& mesh, std::span<const gl
 struct SurfaceAccuracy {
   double mean_percent = 0;  // mean distance, % of the samples' bounding-box diagonal
   double max_percent = 0;   // the worst sample's
+  // Quantiles, which tell a mean raised by a few far samples (a lost part, a sealed fold) from
+  // one raised everywhere (a surface offset from all its samples).
+  double median_percent = 0;
+  double p99_percent = 0;   // the distance 99% of the samples are within
   size_t worst_sample = 0;  // its index
 };
 

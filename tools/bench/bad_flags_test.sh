@@ -25,6 +25,8 @@ check "--poisson-normals" reconstruct --poisson-normals sideways
 check "--lost-distance" reconstruct --lost-distance -1
 check "--lost-distance" reconstruct --lost-distance nan
 check "--lost-distance" reconstruct --lost-distance 2x
+check "--fit-iterations" reconstruct --fit-iterations -1
+check "--fit-iterations" reconstruct --fit-iterations 3x
 check "--cases" sph --cases nope
 check "--cases" kdtree --cases nope
 check "--points" kdtree --points 0

@@ -38,6 +38,7 @@ struct Options {
   std::string gradient = "analytic";  // analytic | central (the paper's differences of P)
   int weight_neighbours = sim::reconstruct::ReconstructionParams{}.weight_neighbours;  // 0: every sample weighs 1
   float lost_distance = sim::reconstruct::ReconstructionParams{}.lost_distance;  // 0: lost samples are not put back
+  int fit_iterations = sim::reconstruct::SampleFitParams{}.iterations;  // 0: the surface is not fitted to the samples
   int poisson_depth = 9;              // 0: no Poisson peer
   std::string poisson_normals = "faces";  // faces (the scan's own, when it has faces) | estimate
   std::string mesh_output;                // --mesh: our surface as .ply/.obj, to look at
@@ -77,8 +78,14 @@ Options parse(int argc, char** argv) {
       o.weight_neighbours = std::atoi(v.c_str());
       if (o.weight_neighbours < 0 || o.weight_neighbours > 256)
         throw InputError("--weights: expected neighbours in [0, 256], got '" + v + "'");
-    }
-    else if (flag == "--poisson-depth") {
+    } else if (flag == "--fit-iterations") {
+      const std::string v = flags.value();
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      o.fit_iterations = int(n);
+      if (end == v.c_str() || *end || n < 0 || n > 100)
+        throw InputError("--fit-iterations: expected a count in [0, 100] (0: no fit to the samples), got '" + v + "'");
+    } else if (flag == "--poisson-depth") {
       const std::string v = flags.value();
       char* end = nullptr;
       const long depth = std::strtol(v.c_str(), &end, 10);
@@ -91,8 +98,8 @@ Options parse(int argc, char** argv) {
       o.poisson_normals = flags.value();
       if (o.poisson_normals != "faces" && o.poisson_normals != "estimate")
         throw InputError("--poisson-normals: expected faces or estimate, got '" + o.poisson_normals + "'");
-    }
-    else throw InputError("unknown flag '" + flag + "' for meniscus-bench reconstruct");
+    } else
+      throw InputError("unknown flag '" + flag + "' for meniscus-bench reconstruct");
   }
   o.start_depth = std::min(o.start_depth, o.depth);
   return o;
@@ -125,6 +132,8 @@ void write_accuracy(profile::JsonWriter& json, std::span<const glm::vec3> vertic
   json.key("surface_distance_by").value(open3d_version());
   json.key("surface_mean_percent").value(a.mean_percent);
   json.key("surface_max_percent").value(a.max_percent);
+  json.key("surface_median_percent").value(a.median_percent);
+  json.key("surface_p99_percent").value(a.p99_percent);
 }
 
 }  // namespace
@@ -146,6 +155,7 @@ int run_reconstruct(int argc, char** argv) {
                                             : sim::reconstruct::GradientScheme::kAnalytic;
   params.weight_neighbours = o.weight_neighbours;
   params.lost_distance = o.lost_distance;
+  params.fit.iterations = o.fit_iterations;
   // What every line of this run starts with.
   const auto begin_line = [&](profile::JsonWriter& json, const std::string& impl = "cpu") {
     json.begin_object();
@@ -165,11 +175,17 @@ int run_reconstruct(int argc, char** argv) {
         json.key("weight_neighbours").value(o.weight_neighbours);
         json.key("alpha").value(double(o.alpha));
         json.key("lost_distance").value(double(o.lost_distance));
+        json.key("fit_iterations").value(o.fit_iterations);
         json.key("level").value(l.level);
         json.key("iterations").value(l.iterations);
         json.key("converged").value(l.converged ? "yes" : "no");
         json.key("reseeded").value(uint64_t(l.reseeded));
         json.key("speck_voxels").value(uint64_t(l.speck_voxels));
+        if (l.fitted_samples) {
+          json.key("fitted_samples").value(uint64_t(l.fitted_samples));
+          json.key("fit_residual_before_voxels").value(l.fit_residual_before);
+          json.key("fit_residual_after_voxels").value(l.fit_residual_after);
+        }
         json.key("tiles").value(uint64_t(l.tiles));
         json.key("level_s").value(l.seconds);
         json.key("potential_ms").value(l.potential_ms);

@@ -89,6 +89,20 @@ TEST_CASE("reconstruction: bad input is an InputError", "[reconstruct]") {
   CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
   params.reseed_radius = 6.0f;  // would reach below the margin of the first level that reseeds
   CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params = {};
+  params.fit.reach = params.gamma;  // φ is clamped there: it says nothing of where the surface is
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params.fit.reach = NAN;
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params = {};
+  params.fit.iterations = -1;
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params = {};
+  params.fit.radius = 0.0f;
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params = {};
+  params.fit.weight_floor = 0.0f;
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
 }
 
 // Two balls joined by a rod thinner than two voxels of level 5 and five of level 7: from level 5

@@ -62,6 +62,15 @@ TEST_CASE("surface distance: a flat mesh, a mesh without triangles, and the summ
   CHECK(a.mean_percent == Approx(100.0 * (0.25 + 2.0 + 2.0) / 3.0 / 10.0));
   CHECK(a.max_percent == Approx(20.0));
   CHECK(a.worst_sample == 1);  // the first of the two at 2
+  CHECK(a.median_percent == Approx(20.0));
+  CHECK(a.p99_percent == Approx(20.0));
+
+  std::vector<float> ramp(101);
+  for (size_t i = 0; i < ramp.size(); ++i) ramp[(i * 37) % ramp.size()] = float(i);  // shuffled 0..100
+  const reconstruct::SurfaceAccuracy q = reconstruct::summarise_distances(ramp, 100.0);
+  CHECK(q.median_percent == Approx(50.0));
+  CHECK(q.p99_percent == Approx(99.0));
+  CHECK(q.max_percent == Approx(100.0));
 
   const std::vector<float> none = reconstruct::distances_to_mesh(IndexedMesh{}, points);
   for (float v : none) CHECK(std::isinf(v));

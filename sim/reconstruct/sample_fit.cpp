@@ -88,9 +88,10 @@ bool inside_at(const SortedTileList& list, glm::ivec3 voxel) {
 }
 
 // Whether the voxel is a simple point (Bertrand & Malandain 1994): changing its side neither
-// makes nor joins nor splits a part or a hole, the inside taken 26-connected and the outside
-// 6-connected. Its 26 neighbours must hold one 26-connected inside component, and the outside
-// ones among its 18 face-and-edge neighbours one 6-connected component touching its faces.
+// makes nor joins nor splits a part or a hole, the inside taken 6-connected (marching cubes'
+// table keeps inside corners on a face diagonal apart) and the outside 26-connected. Its 26
+// neighbours must hold one 26-connected outside component, and the inside ones among its 18
+// face-and-edge neighbours one 6-connected component touching its faces.
 bool is_simple_point(const SortedTileList& list, glm::ivec3 voxel) {
   bool inside[27];
   for (int i = 0; i < 27; ++i) inside[i] = inside_at(list, voxel + glm::ivec3(i % 3 - 1, i / 3 % 3 - 1, i / 9 - 1));
@@ -130,11 +131,13 @@ bool is_simple_point(const SortedTileList& list, glm::ivec3 voxel) {
 
 SampleFitReport fit_to_samples(SortedTileList& list, std::span<const glm::vec3> voxels, const SampleFitParams& params) {
   SampleFitReport report;
+  if (params.iterations <= 0) return report;
   const float gamma = list.gamma();
   std::vector<int32_t> sums_of_tile;
+  std::vector<float> first;  // the first pass's residuals: NaN for the samples not fitted
   for (int iteration = 0; iteration < params.iterations; ++iteration) {
     const std::vector<float> r = residuals(list, voxels, params.reach);
-    if (iteration == 0) report.mean_residual_before = mean_abs_fitted(r, &report.fitted);
+    if (iteration == 0) report.mean_residual_before = mean_abs_fitted(r, &report.fitted), first = r;
     const std::vector<FitSums> sums = splat(list, voxels, r, params.radius, sums_of_tile);
     // Changes that keep a voxel's side are made together; a voxel that changes side does so
     // afterwards, one at a time, and only where it is a simple point, so that the fit moves the
@@ -173,7 +176,11 @@ SampleFitReport fit_to_samples(SortedTileList& list, std::span<const glm::vec3> 
       list.update_flags(entry.id);
     }
   }
-  report.mean_residual_after = mean_abs_fitted(residuals(list, voxels, params.reach));
+  // Over the samples fitted at the start, so that before and after compare.
+  std::vector<float> after = residuals(list, voxels, INFINITY);
+  for (size_t i = 0; i < after.size(); ++i)
+    if (std::isnan(first[i])) after[i] = NAN;
+  report.mean_residual_after = mean_abs_fitted(after);
   return report;
 }
 

@@ -51,8 +51,13 @@ glm::vec3 unit_or_zero(const PotentialSample& P) {
 }  // namespace
 
 PotentialCache::PotentialCache(const BarnesHut& potential, const ReconstructionFrame& frame, int level,
-                               GradientScheme scheme)
-    : potential_evaluator_(potential), frame_(frame), level_(level), scheme_(scheme) {}
+                               GradientScheme scheme, float gap_slowdown)
+    : potential_evaluator_(potential), frame_(frame), level_(level), scheme_(scheme), gap_slowdown_(gap_slowdown) {}
+
+float PotentialCache::gap_speed(double gradient_length, double value) const {
+  if (gap_slowdown_ <= 0.0f || !(value > 0.0)) return 1.0f;
+  return float(std::min(1.0, double(gap_slowdown_) * gradient_length / value));
+}
 
 void PotentialCache::evaluate_potential(const TileEntry& e, uint64_t& visited) {
   const TileCoord c = levelset::coord_of(e.key);
@@ -74,7 +79,7 @@ void PotentialCache::evaluate_potential(const TileEntry& e, uint64_t& visited) {
     glm::vec3* velocity = velocity_.data() + size_t(e.id) * kTileVoxels;
     for (int i = 0; i < kTileVoxels; ++i) {
       out[i] = float(P[i].value);
-      velocity[i] = unit_or_zero(P[i]);
+      velocity[i] = unit_or_zero(P[i]) * gap_speed(glm::length(P[i].gradient), P[i].value);
     }
   }
   visited += counters.nodes_visited;
@@ -111,7 +116,11 @@ void PotentialCache::evaluate_velocity(const SortedTileList& list, const TileEnt
           }
           spacing[a] = float(std::max(count, 1));
         }
-        out[SortedTileList::voxel_index(x, y, z)] = toward_samples(minus, plus, spacing);
+        glm::vec3 gradient;  // per level voxel
+        for (int a = 0; a < 3; ++a) gradient[a] = (plus[a] - minus[a]) / spacing[a];
+        const double finest_voxels = double(1 << (frame_.finest - level_));
+        out[SortedTileList::voxel_index(x, y, z)] =
+            toward_samples(minus, plus, spacing) * gap_speed(glm::length(gradient) / finest_voxels, centre);
       }
 }
 

@@ -36,9 +36,13 @@ enum class GradientScheme {
 
 class PotentialCache {
  public:
-  // P for the voxels of `level` (frame gives where they are in the tree).
+  // P for the voxels of `level` (frame gives where they are in the tree). With gap_slowdown
+  // k > 0, V is scaled by min(1, k |∇P| / P), |∇P| per finest-grid voxel: full speed near a
+  // sample (|∇P| / P = p / r at distance r from a lone one), slow where the pulls of samples on
+  // either side cancel, as in a hole of the scan, through which the normalised ∇P would carry
+  // the front at full speed into the body.
   PotentialCache(const BarnesHut& potential, const ReconstructionFrame& frame, int level,
-                 GradientScheme scheme = GradientScheme::kCentral);
+                 GradientScheme scheme = GradientScheme::kCentral, float gap_slowdown = 0.0f);
 
   // Evaluates P for every active tile not cached yet and V for those and their face neighbours
   // (on TBB threads). Call after every management step. Returns the tiles whose P was evaluated.
@@ -58,11 +62,14 @@ class PotentialCache {
  private:
   void evaluate_potential(const levelset::TileEntry& tile, uint64_t& visited);
   void evaluate_velocity(const levelset::SortedTileList& list, const levelset::TileEntry& tile);
+  // The gap slowdown's factor for |∇P| (per finest-grid voxel) and P.
+  float gap_speed(double gradient_length, double value) const;
 
   const BarnesHut& potential_evaluator_;
   ReconstructionFrame frame_;
   int level_;
   GradientScheme scheme_;
+  float gap_slowdown_;
   std::vector<float> potential_;      // kTileVoxels per tile id
   std::vector<glm::vec3> velocity_;   // kTileVoxels per tile id
   std::vector<levelset::TileKey> key_;  // the tile key both were computed for, per id (kNoKey: none)

@@ -87,6 +87,9 @@ void check_params(const ReconstructionParams& p, const char* what) {
   if (!(p.hold_margin >= 0.0f && p.hold_margin <= 1.0f))
     throw InputError(std::string(what) + ": hold margin must be in [0, 1] voxels, got " +
                      std::to_string(p.hold_margin));
+  if (!(p.gap_slowdown >= 0.0f && p.gap_slowdown <= 1e6f))
+    throw InputError(std::string(what) + ": gap slowdown must be in [0, 1e6] voxels, got " +
+                     std::to_string(p.gap_slowdown));
   if (p.fit.iterations < 0 || p.fit.iterations > 100)
     throw InputError(std::string(what) + ": fit iterations must be in [0, 100], got " +
                      std::to_string(p.fit.iterations));
@@ -175,7 +178,8 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
     potential.theta = params.theta;
     potential.max_depth = level;
     const BarnesHut barnes_hut(tree, potential);
-    PotentialCache cache(barnes_hut, frame, level, params.gradient);
+    PotentialCache cache(barnes_hut, frame, level, params.gradient,
+                         level == params.finest ? params.gap_slowdown : 0.0f);
 
     levelset::EvolutionParams evolution_params;
     evolution_params.scheme = params.scheme;

@@ -27,6 +27,8 @@ check "--lost-distance" reconstruct --lost-distance nan
 check "--lost-distance" reconstruct --lost-distance 2x
 check "--fit-iterations" reconstruct --fit-iterations -1
 check "--fit-iterations" reconstruct --fit-iterations 3x
+check "--gap-slowdown" reconstruct --gap-slowdown -1
+check "--gap-slowdown" reconstruct --gap-slowdown nan
 check "--cases" sph --cases nope
 check "--cases" kdtree --cases nope
 check "--points" kdtree --points 0

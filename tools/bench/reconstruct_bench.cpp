@@ -38,6 +38,7 @@ struct Options {
   std::string gradient = "analytic";  // analytic | central (the paper's differences of P)
   int weight_neighbours = sim::reconstruct::ReconstructionParams{}.weight_neighbours;  // 0: every sample weighs 1
   float lost_distance = sim::reconstruct::ReconstructionParams{}.lost_distance;  // 0: lost samples are not put back
+  float gap_slowdown = sim::reconstruct::ReconstructionParams{}.gap_slowdown;    // 0: unit speed at the finest level
   int fit_iterations = sim::reconstruct::SampleFitParams{}.iterations;  // 0: the surface is not fitted to the samples
   int poisson_depth = 9;              // 0: no Poisson peer
   std::string poisson_normals = "faces";  // faces (the scan's own, when it has faces) | estimate
@@ -78,6 +79,12 @@ Options parse(int argc, char** argv) {
       o.weight_neighbours = std::atoi(v.c_str());
       if (o.weight_neighbours < 0 || o.weight_neighbours > 256)
         throw InputError("--weights: expected neighbours in [0, 256], got '" + v + "'");
+    } else if (flag == "--gap-slowdown") {
+      const std::string v = flags.value();
+      char* end = nullptr;
+      o.gap_slowdown = std::strtof(v.c_str(), &end);
+      if (end == v.c_str() || *end || !(o.gap_slowdown >= 0.0f && o.gap_slowdown <= 1e6f))
+        throw InputError("--gap-slowdown: expected finest-grid voxels in [0, 1e6] (0: unit speed), got '" + v + "'");
     } else if (flag == "--fit-iterations") {
       const std::string v = flags.value();
       char* end = nullptr;
@@ -156,6 +163,7 @@ int run_reconstruct(int argc, char** argv) {
   params.weight_neighbours = o.weight_neighbours;
   params.lost_distance = o.lost_distance;
   params.fit.iterations = o.fit_iterations;
+  params.gap_slowdown = o.gap_slowdown;
   // What every line of this run starts with.
   const auto begin_line = [&](profile::JsonWriter& json, const std::string& impl = "cpu") {
     json.begin_object();
@@ -175,6 +183,7 @@ int run_reconstruct(int argc, char** argv) {
         json.key("weight_neighbours").value(o.weight_neighbours);
         json.key("alpha").value(double(o.alpha));
         json.key("lost_distance").value(double(o.lost_distance));
+        json.key("gap_slowdown").value(double(o.gap_slowdown));
         json.key("fit_iterations").value(o.fit_iterations);
         json.key("level").value(l.level);
         json.key("iterations").value(l.iterations);

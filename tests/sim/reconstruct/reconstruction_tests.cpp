@@ -101,6 +101,11 @@ TEST_CASE("reconstruction: bad input is an InputError", "[reconstruct]") {
   params.fit.radius = 0.0f;
   CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
   params = {};
+  params.gap_slowdown = -1.0f;
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params.gap_slowdown = NAN;
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params = {};
   params.fit.weight_floor = 0.0f;
   CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
 }

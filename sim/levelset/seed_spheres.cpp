@@ -34,7 +34,7 @@ void tiles_of(const SeedSphere& s, float gamma, const std::string& what, std::ve
 // φ = min(φ, min_i (|x − c_i| − r_i)) over the tiles at `keys` (all in the list), clamped to ±γ,
 // each tile taking only the seeds that reach it (`seeds_of[k]`: indices into `seeds`).
 void carve(SortedTileList& list, std::span<const SeedSphere> seeds, const std::vector<TileKey>& keys,
-           const std::vector<std::vector<uint32_t>>& seeds_of) {
+           const std::vector<std::vector<uint32_t>>& seeds_of, bool remove) {
   const float gamma = list.gamma();
   for (size_t k = 0; k < keys.size(); ++k) {
     const uint32_t id = list.active()[*list.find(keys[k])].id;
@@ -46,7 +46,10 @@ void carve(SortedTileList& list, std::span<const SeedSphere> seeds, const std::v
         for (int x = 0; x < kTileSide; ++x) {
           const glm::vec3 voxel(t.x * kTileSide + x, t.y * kTileSide + y, t.z * kTileSide + z);
           float& v = phi[SortedTileList::voxel_index(x, y, z)];
-          for (const uint32_t i : seeds_of[k]) v = std::min(v, glm::length(voxel - seeds[i].centre) - seeds[i].radius);
+          for (const uint32_t i : seeds_of[k]) {
+            const float sphere = glm::length(voxel - seeds[i].centre) - seeds[i].radius;
+            v = remove ? std::max(v, -sphere) : std::min(v, sphere);
+          }
           v = std::clamp(v, -gamma, gamma);
         }
     list.write(id, phi);
@@ -84,7 +87,8 @@ void insert_missing(SortedTileList& list, const std::vector<TileKey>& keys) {
 
 }  // namespace
 
-void add_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what) {
+namespace {
+void change_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what, bool remove) {
   // (tile, seed) pairs sorted by tile: each tile is carved by the few seeds that reach it, so
   // thousands of seeds (a reconstruction's lost samples) cost what their tiles do.
   std::vector<std::pair<TileKey, uint32_t>> pairs;
@@ -106,8 +110,17 @@ void add_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const 
     seeds_of.back().push_back(seed);
   }
   insert_missing(list, keys);
-  carve(list, seeds, keys, seeds_of);
+  carve(list, seeds, keys, seeds_of, remove);
   list.manage();
+}
+}  // namespace
+
+void add_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what) {
+  change_spheres(list, seeds, what, false);
+}
+
+void remove_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what) {
+  change_spheres(list, seeds, what, true);
 }
 
 void build_from_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what) {

@@ -29,5 +29,7 @@ void add_sphere(SortedTileList& list, const SeedSphere& seed, const std::string&
 // The same for many spheres at once, with one tile management (an empty span changes nothing
 // but the management).
 void add_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what);
+// The spheres made outside: φ = max(φ, r_i − |x − c_i|), as add_spheres otherwise.
+void remove_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what);
 
 }  // namespace meniscus::sim::levelset

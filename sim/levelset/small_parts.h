@@ -14,5 +14,9 @@ namespace meniscus::sim::levelset {
 // for the band to hold whole). Flags are updated; the tiles left at +γ stay until the next
 // management (an evolution step, upsampling). Returns the voxels made outside.
 size_t remove_small_parts(SortedTileList& list, size_t max_voxels);
+// The same for outside regions (φ >= 0) that do not reach a tile beyond the band on the outside:
+// cavities, made inside (−γ). A reconstruction's cavities carved around samples inside a sealed
+// fold leave one where the fold did not open.
+size_t remove_small_holes(SortedTileList& list, size_t max_voxels);
 
 }  // namespace meniscus::sim::levelset

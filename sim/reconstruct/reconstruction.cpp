@@ -104,6 +104,9 @@ void check_params(const ReconstructionParams& p, const char* what) {
                      std::to_string(p.fit.weight_floor));
   if (!(p.lost_distance >= 0.0f && p.lost_distance <= 1000.0f))
     throw InputError(std::string(what) + ": lost distance must be in [0, 1000] voxels, got " + std::to_string(p.lost_distance));
+  if (!(p.cavity_radius >= 0.0f && p.cavity_radius <= 2.0f * float(levelset::kTileSide)))
+    throw InputError(std::string(what) + ": cavity radius must be in [0, " + std::to_string(2 * levelset::kTileSide) +
+                     "] voxels, got " + std::to_string(p.cavity_radius));
   // A ball around a sample on the cube's low face must stay within the margin below it, which
   // is one tile at level d and so two at the first level that reseeds.
   const float most = 2.0f * float(levelset::kTileSide) - p.gamma - 1.0f;
@@ -141,6 +144,7 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
   std::vector<char> held(points.size(), 0);  // samples put back at some level, held from then on
   std::vector<glm::vec3> held_voxels;
   std::vector<float> distance;  // each sample's distance to the surface at the end of the last level
+  std::vector<char> lost_inside(points.size(), 0);  // ... and whether one lost lies inside it
   for (int level = params.coarsest; level <= params.finest; ++level) {
     const auto start = Clock::now();
     LevelReport report;
@@ -157,14 +161,23 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
         // to hold, shrinks onto the samples, as the box at the first level. A ball around a
         // sample left inside (a gap the front never entered) changes the surface only where
         // the sample is less than a radius deep.
-        std::vector<levelset::SeedSphere> balls;
-        for (size_t i = 0; i < points.size(); ++i)
-          if (distance[i] > params.lost_distance && in_part[i]) {
+        // A sample lost inside (the bottom of a fold whose mouth closed at a coarse level) gets
+        // a cavity instead, which this level convects onto it and its neighbours; where the
+        // mouth is wide enough to hold, the cavity joins the outside and the fold opens.
+        std::vector<levelset::SeedSphere> balls, cavities;
+        for (size_t i = 0; i < points.size(); ++i) {
+          if (!(distance[i] > params.lost_distance && in_part[i])) continue;
+          if (lost_inside[i] && params.cavity_radius > 0.0f) {
+            cavities.push_back({sample_voxels[i], params.cavity_radius});
+          } else {
             balls.push_back({sample_voxels[i], params.reseed_radius});
             held[i] = 1;
           }
+        }
         if (!balls.empty()) levelset::add_spheres(*out.list, balls, what);
+        if (!cavities.empty()) levelset::remove_spheres(*out.list, cavities, what);
         report.reseeded = balls.size();
+        report.cavities = cavities.size();
       }
     }
     held_voxels.clear();
@@ -216,6 +229,8 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
     // A held sample the grid cannot join to the body is kept as a speck of a few voxels: drawn
     // as a dark grain, not as the part, and no nearer the truth than the sample being lost.
     report.speck_voxels = params.speck_voxels > 0 ? levelset::remove_small_parts(list, size_t(params.speck_voxels)) : 0;
+    // ... and a cavity that found no fold to open stays a bubble inside the body.
+    report.hole_voxels = params.speck_voxels > 0 ? levelset::remove_small_holes(list, size_t(params.speck_voxels)) : 0;
     if (level == params.finest && params.fit.iterations > 0) {
       const SampleFitReport fit = fit_to_samples(list, sample_voxels, params.fit);
       report.fitted_samples = fit.fitted;
@@ -228,6 +243,8 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
     report.mean_abs_phi = mean_abs_phi(list, sample_voxels);
     report.error_percent = 100.0 * report.mean_abs_phi * frame.voxel_size(level) / frame.diagonal();
     distance = surface_distances(list, sample_voxels);
+    for (size_t i = 0; i < points.size(); ++i)
+      lost_inside[i] = distance[i] > params.lost_distance && interpolate_phi(list, sample_voxels[i]) < 0.0f;
     const SurfaceAccuracy accuracy = summarise_distances(distance, frame.diagonal() / frame.voxel_size(level));
     report.mean_distance_percent = accuracy.mean_percent;
     report.max_distance_percent = accuracy.max_percent;

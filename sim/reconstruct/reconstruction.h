@@ -29,14 +29,17 @@
 // wings come back. A sample put back is held inside the surface at every finer level
 // (held_samples.h), so that the fronts from a thin part's two sides cannot meet across it again;
 // where the grid cannot join a held sample to the body it is left as a speck, which is removed
-// (speck_voxels). Levels 5..9 of the bunny: mean distance 0.0167% -> 0.0137% of the diagonal,
-// worst 1.38% -> 1.29%; Lucy 7..9: 0.076% -> 0.057%, 1.73% -> 1.64%. Last, the finest level's
-// surface is fitted to the samples within a voxel of it (sample_fit.h): bunny 0.0137% ->
-// 0.0016%, Lucy 0.057% -> 0.018% (screened Poisson at depth 9: 0.018%, 0.027%). What holding cannot keep is
-// a face sampled more sparsely than the level resolves: the front passes between its samples
-// into the body and hollows it (the bunny's front paw, whose sole the scan samples in rows a few
-// millimetres apart, the worst sample). Samples the front never reached (the bottom of a fold
-// narrower than two voxels, in Lucy's dress) are inside, not lost, and are not put back.
+// (speck_voxels). A sample left inside by more than lost_distance (the bottom of a fold whose
+// mouth closed at a coarse level, in Lucy's dress) is given a cavity at the next level instead
+// (cavity_radius), which opens the fold where its mouth holds. At the finest level the front is
+// slowed where the samples' pulls cancel (gap_slowdown), so that it does not run through a
+// hole in the scan into the body (the bunny's front paw, whose sole the scan leaves open between
+// rows a few millimetres apart), and last the surface is fitted to the samples within a voxel of
+// it (sample_fit.h). Levels 5..9 of the bunny, mean and worst distance in % of the diagonal:
+// 0.0167 and 1.38 with none of these, 0.0137 and 1.29 with holding, 0.0016 and 1.15 with the
+// fit, 0.0009 and 0.64 with the slowdown; Lucy 7..9: 0.076 and 1.73, 0.057 and 1.64, 0.018 and
+// 1.52, 0.018 and 1.60, 0.015 and 1.11 with cavities (screened Poisson at depth 9: bunny 0.018
+// and 0.48, Lucy 0.027 and 1.02).
 #include <functional>
 #include <glm/vec3.hpp>
 #include <memory>
@@ -89,6 +92,12 @@ struct ReconstructionParams {
   // wings), and a hole's rim is a thin edge the level set cannot hold, which recedes until it
   // has eaten the sheet. At most 2 tiles - γ - 1 voxels (the margin below the cube).
   float reseed_radius = 5.0f;
+  // A sample lost inside the surface (the bottom of a fold whose mouth closed at a coarser level:
+  // Lucy's dress) is given an outside ball of this many voxels of the next level instead, a
+  // cavity the level convects onto the fold's samples; where the mouth holds at that level the
+  // cavity joins the outside and the fold opens. Lucy 7..9: worst distance 1.60% -> 1.11% of
+  // the diagonal (2 voxels: 1.60%). 0: lost samples inside get balls, as those outside.
+  float cavity_radius = 3.0f;
   // A sample put back stays inside the surface at every finer level, φ interpolated at it at most
   // −hold_margin voxels (held_samples.h): enough that it is inside whatever φ's rounding, small
   // against the error of a sample the front reaches from one side (bunny: 0.1 voxels).
@@ -122,6 +131,8 @@ struct LevelReport {
   double error_percent = 0;     // E: mean |φ| at the samples, % of the bounding-box diagonal
   size_t reseeded = 0;          // lost samples of the level before put back as balls (outliers are not)
   size_t speck_voxels = 0;      // inside voxels of the specks removed at the level's end
+  size_t cavities = 0;          // samples lost inside at the level before given a cavity
+  size_t hole_voxels = 0;       // outside voxels of the small cavities filled at the level's end
   size_t fitted_samples = 0;    // the finest level only: samples the surface was fitted to
   double fit_residual_before = 0;  // ... their mean |φ| before and after, voxels
   double fit_residual_after = 0;
@@ -144,8 +155,8 @@ struct Reconstruction {
 using LevelProgress = std::function<void(const LevelReport&)>;
 
 // Throws InputError (naming `what`) for an empty or degenerate cloud, a lost distance, reseed
-// radius, hold margin, speck size or fit parameter out of range, and for levels outside 2 <= d <= D <= 13.
-// `progress` is called as each level ends.
+// radius, cavity radius, hold margin, speck size or fit parameter out of range, and for levels outside 2 <= d <= D
+// <= 13. `progress` is called as each level ends.
 Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const ReconstructionParams& params,
                                    const char* what = "point cloud", const LevelProgress& progress = {});
 

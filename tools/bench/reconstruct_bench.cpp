@@ -189,7 +189,9 @@ int run_reconstruct(int argc, char** argv) {
         json.key("iterations").value(l.iterations);
         json.key("converged").value(l.converged ? "yes" : "no");
         json.key("reseeded").value(uint64_t(l.reseeded));
+        json.key("cavities").value(uint64_t(l.cavities));
         json.key("speck_voxels").value(uint64_t(l.speck_voxels));
+        json.key("hole_voxels").value(uint64_t(l.hole_voxels));
         if (l.fitted_samples) {
           json.key("fitted_samples").value(uint64_t(l.fitted_samples));
           json.key("fit_residual_before_voxels").value(l.fit_residual_before);

@@ -53,3 +53,39 @@ TEST_CASE("small parts: a part at the bound stays, one voxel under it goes", "[l
   CHECK(remove_small_parts(kept, inside) == 0);
   CHECK(remove_small_parts(list, inside + 1) == inside);
 }
+
+TEST_CASE("small holes: a cavity inside a sphere goes, the sphere and its band stay", "[levelset][small_parts]") {
+  const glm::vec3 centre(40.0f), cavity(41.2f, 39.6f, 44.3f);
+  const float radius = 14.0f;
+  SortedTileList list(1.5f);
+  build_from_sdf(
+      list, [&](glm::vec3 p) { return std::max(glm::length(p - centre) - radius, 0.9f - glm::length(p - cavity)); },
+      glm::ivec3(12), glm::ivec3(68));
+  REQUIRE(value_at(list, glm::ivec3(41, 40, 44)).value_or(-1.0f) > 0.0f);
+  SortedTileList sphere(1.5f);
+  build_from_sdf(
+      sphere, [&](glm::vec3 p) { return glm::length(p - centre) - radius; }, glm::ivec3(12), glm::ivec3(68));
+
+  // The outside around the sphere reaches tiles beyond the band: never a small hole.
+  const size_t filled = remove_small_holes(list, 64);
+  CHECK(filled > 0);
+  CHECK(filled < 64);
+  CHECK(value_at(list, glm::ivec3(41, 40, 44)).value_or(-1.5f) == -1.5f);
+  CHECK(remove_small_parts(list, 64) == 0);  // the inside is one region, anchored
+  // The sphere's band is the sphere's, value for value; what is left of the cavity's is inside.
+  size_t compared = 0, inside = 0, others = 0;
+  for (const TileEntry& e : list.active()) {
+    const auto at = sphere.find(e.key);
+    for (int v = 0; v < kTileVoxels; ++v) {
+      if (at)
+        compared += list.value(e.id, v) == sphere.value(sphere.active()[*at].id, v);
+      else
+        inside += list.value(e.id, v) < 0.0f, ++others;
+    }
+  }
+  CHECK(compared == sphere.size() * kTileVoxels);
+  CHECK(inside == others);
+  CHECK(mean_crossing_distance(list, centre) == mean_crossing_distance(sphere, centre));
+  CHECK(list.check_invariants().empty());
+  CHECK(remove_small_holes(list, 1 << 20) == 0);
+}

@@ -32,7 +32,8 @@ void tiles_of(const SeedSphere& s, float gamma, const std::string& what, std::ve
 }
 
 // φ = min(φ, min_i (|x − c_i| − r_i)) over the tiles at `keys` (all in the list), clamped to ±γ,
-// each tile taking only the seeds that reach it (`seeds_of[k]`: indices into `seeds`).
+// each tile taking only the seeds that reach it (`seeds_of[k]`: indices into `seeds`); with
+// `remove`, φ = max(φ, max_i (r_i − |x − c_i|)).
 void carve(SortedTileList& list, std::span<const SeedSphere> seeds, const std::vector<TileKey>& keys,
            const std::vector<std::vector<uint32_t>>& seeds_of, bool remove) {
   const float gamma = list.gamma();
@@ -85,9 +86,6 @@ void insert_missing(SortedTileList& list, const std::vector<TileKey>& keys) {
   }
 }
 
-}  // namespace
-
-namespace {
 void change_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what, bool remove) {
   // (tile, seed) pairs sorted by tile: each tile is carved by the few seeds that reach it, so
   // thousands of seeds (a reconstruction's lost samples) cost what their tiles do.
@@ -113,6 +111,7 @@ void change_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, con
   carve(list, seeds, keys, seeds_of, remove);
   list.manage();
 }
+
 }  // namespace
 
 void add_spheres(SortedTileList& list, std::span<const SeedSphere> seeds, const std::string& what) {

@@ -103,16 +103,17 @@ void check_params(const ReconstructionParams& p, const char* what) {
     throw InputError(std::string(what) + ": fit weight floor must be in (0, 1000], got " +
                      std::to_string(p.fit.weight_floor));
   if (!(p.lost_distance >= 0.0f && p.lost_distance <= 1000.0f))
-    throw InputError(std::string(what) + ": lost distance must be in [0, 1000] voxels, got " + std::to_string(p.lost_distance));
-  if (!(p.cavity_radius >= 0.0f && p.cavity_radius <= 2.0f * float(levelset::kTileSide)))
-    throw InputError(std::string(what) + ": cavity radius must be in [0, " + std::to_string(2 * levelset::kTileSide) +
-                     "] voxels, got " + std::to_string(p.cavity_radius));
+    throw InputError(std::string(what) + ": lost distance must be in [0, 1000] voxels, got " +
+                     std::to_string(p.lost_distance));
   // A ball around a sample on the cube's low face must stay within the margin below it, which
   // is one tile at level d and so two at the first level that reseeds.
   const float most = 2.0f * float(levelset::kTileSide) - p.gamma - 1.0f;
   if (!(p.reseed_radius > 0.0f && p.reseed_radius <= most))
     throw InputError(std::string(what) + ": reseed radius must be in (0, " + std::to_string(most) + "] voxels, got " +
                      std::to_string(p.reseed_radius));
+  if (!(p.cavity_radius >= 0.0f && p.cavity_radius <= most))
+    throw InputError(std::string(what) + ": cavity radius must be in [0, " + std::to_string(most) + "] voxels, got " +
+                     std::to_string(p.cavity_radius));
 }
 
 }  // namespace
@@ -158,12 +159,10 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
         // two sides meet and pass its samples, and the band, left around the body, never
         // reaches them again (V there points at the body's own samples). Put each lost sample
         // back as a ball (reseed_radius), which this level, where the part may be thick enough
-        // to hold, shrinks onto the samples, as the box at the first level. A ball around a
-        // sample left inside (a gap the front never entered) changes the surface only where
-        // the sample is less than a radius deep.
-        // A sample lost inside (the bottom of a fold whose mouth closed at a coarse level) gets
-        // a cavity instead, which this level convects onto it and its neighbours; where the
-        // mouth is wide enough to hold, the cavity joins the outside and the fold opens.
+        // to hold, shrinks onto the samples, as the box at the first level. A sample lost
+        // inside (the bottom of a fold whose mouth closed at a coarser level) gets a cavity
+        // instead (cavity_radius), which this level convects onto it and its neighbours; where
+        // the mouth is wide enough to hold, the cavity joins the outside and the fold opens.
         std::vector<levelset::SeedSphere> balls, cavities;
         for (size_t i = 0; i < points.size(); ++i) {
           if (!(distance[i] > params.lost_distance && in_part[i])) continue;

@@ -96,7 +96,8 @@ struct ReconstructionParams {
   // Lucy's dress) is given an outside ball of this many voxels of the next level instead, a
   // cavity the level convects onto the fold's samples; where the mouth holds at that level the
   // cavity joins the outside and the fold opens. Lucy 7..9: worst distance 1.60% -> 1.11% of
-  // the diagonal (2 voxels: 1.60%). 0: lost samples inside get balls, as those outside.
+  // the diagonal (2 voxels: 1.60%). At most reseed_radius's bound; 0: lost samples inside get
+  // balls, as those outside.
   float cavity_radius = 3.0f;
   // A sample put back stays inside the surface at every finer level, φ interpolated at it at most
   // −hold_margin voxels (held_samples.h): enough that it is inside whatever φ's rounding, small

@@ -1,10 +1,12 @@
-// Small inside parts (small_parts.h) and the side of tiles beyond the band (inside_beyond_band):
+// Small inside parts and cavities (small_parts.h), spheres made outside (remove_spheres) and the
+// side of tiles beyond the band (inside_beyond_band):
 // a sphere with a speck beside it loses the speck and keeps itself, band and all.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "sim/levelset/level_set_builder.h"
+#include "sim/levelset/seed_spheres.h"
 #include "sim/levelset/small_parts.h"
 
 using namespace meniscus::sim::levelset;
@@ -88,4 +90,22 @@ TEST_CASE("small holes: a cavity inside a sphere goes, the sphere and its band s
   CHECK(mean_crossing_distance(list, centre) == mean_crossing_distance(sphere, centre));
   CHECK(list.check_invariants().empty());
   CHECK(remove_small_holes(list, 1 << 20) == 0);
+}
+
+TEST_CASE("remove_spheres: a ball made outside deep inside a sphere, its tiles created", "[levelset][small_parts]") {
+  const glm::vec3 centre(40.0f);
+  SortedTileList list(1.5f);
+  build_from_sdf(
+      list, [&](glm::vec3 p) { return glm::length(p - centre) - 14.0f; }, glm::ivec3(12), glm::ivec3(68));
+  REQUIRE_FALSE(value_at(list, glm::ivec3(40)).has_value());  // beyond the band, inside
+  const float on_band = *value_at(list, glm::ivec3(40, 40, 53));
+  const SeedSphere cavity{centre, 3.0f};
+  remove_spheres(list, std::span(&cavity, 1), "test");
+  CHECK(value_at(list, glm::ivec3(40)).value_or(0.0f) == 1.5f);                   // clamped at +γ
+  CHECK(value_at(list, glm::ivec3(42, 40, 40)).value_or(0.0f) == Approx(1.0f));   // 3 − 2
+  CHECK(value_at(list, glm::ivec3(44, 40, 40)).value_or(0.0f) == Approx(-1.0f));  // the sphere's inside again
+  CHECK(value_at(list, glm::ivec3(40, 40, 53)).value_or(0.0f) == on_band);
+  CHECK(list.check_invariants().empty());
+  CHECK(remove_small_holes(list, 1000) > 0);  // and a cavity that small is filled
+  CHECK(value_at(list, glm::ivec3(40)).value_or(-1.5f) == -1.5f);
 }

@@ -101,6 +101,11 @@ TEST_CASE("reconstruction: bad input is an InputError", "[reconstruct]") {
   params.fit.radius = 0.0f;
   CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
   params = {};
+  params.cavity_radius = 6.0f;  // as the reseed radius
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params.cavity_radius = NAN;
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params = {};
   params.gap_slowdown = -1.0f;
   CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
   params.gap_slowdown = NAN;

@@ -74,6 +74,12 @@ bool inside_beyond_band(const SortedTileList& list, glm::ivec3 voxel) {
   return list.value(before.id, SortedTileList::voxel_index(kTileSide - 1, local.y, local.z)) < 0;
 }
 
+bool inside_at(const SortedTileList& list, glm::ivec3 voxel) {
+  if (glm::any(glm::lessThan(voxel, glm::ivec3(0)))) return false;
+  const std::optional<float> value = value_at(list, voxel);
+  return value ? *value < 0.0f : inside_beyond_band(list, voxel);
+}
+
 float sample(const SortedTileList& list, glm::ivec3 voxel, float outside_sign) {
   return value_at(list, voxel).value_or(outside_sign * list.gamma());
 }

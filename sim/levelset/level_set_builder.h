@@ -30,6 +30,9 @@ std::optional<float> value_at(const SortedTileList& list, glm::ivec3 voxel);
 // outside, and which, row by row of voxels, the nearest active tile before it in its tile row
 // says (the last voxel of that row), as inside_moments() decides: rows start outside.
 bool inside_beyond_band(const SortedTileList& list, glm::ivec3 voxel);
+// Whether any voxel lies inside: its value's sign where an active tile holds it, else
+// inside_beyond_band (below voxel 0 is outside).
+bool inside_at(const SortedTileList& list, glm::ivec3 voxel);
 
 // Mean distance from `centre` of the zero crossings of φ along grid edges (linear
 // interpolation) between active voxels: a sphere's radius as the level set sees it.

@@ -5,11 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <optional>
+#include <glm/glm.hpp>
 #include <utility>
 #include <vector>
-
-#include <glm/glm.hpp>
 
 #include "sim/levelset/level_set_builder.h"
 #include "sim/reconstruct/surface_error.h"
@@ -79,23 +77,15 @@ std::vector<FitSums> splat(const SortedTileList& list, std::span<const glm::vec3
   return sums;
 }
 
-// Whether a voxel lies inside: its stored value's sign, or the side of the band a tile the list
-// does not hold lies on; below the cube is outside.
-bool inside_at(const SortedTileList& list, glm::ivec3 voxel) {
-  if (glm::any(glm::lessThan(voxel, glm::ivec3(0)))) return false;
-  const std::optional<float> value = levelset::value_at(list, voxel);
-  return value ? *value < 0.0f : levelset::inside_beyond_band(list, voxel);
-}
-
 // Whether the voxel is a simple point (Bertrand & Malandain 1994): changing its side neither
 // makes nor joins nor splits a part or a hole, the inside taken 6-connected (marching cubes'
 // table keeps inside corners on a face diagonal apart) and the outside 26-connected. Its 26
 // neighbours must hold one 26-connected outside component, and the inside ones among its 18
 // face-and-edge neighbours one 6-connected component touching its faces.
 bool is_simple_point(const SortedTileList& list, glm::ivec3 voxel) {
-  bool inside[27];
-  for (int i = 0; i < 27; ++i) inside[i] = inside_at(list, voxel + glm::ivec3(i % 3 - 1, i / 3 % 3 - 1, i / 9 - 1));
   const auto offset = [](int i) { return glm::ivec3(i % 3 - 1, i / 3 % 3 - 1, i / 9 - 1); };
+  bool inside[27];
+  for (int i = 0; i < 27; ++i) inside[i] = levelset::inside_at(list, voxel + offset(i));
   const auto in_18 = [&](int i) { const glm::ivec3 o = glm::abs(offset(i)); return o.x + o.y + o.z <= 2; };
   // Components among the cells `member` admits, adjacency by `adjacent`; counts those with a
   // cell `counted` admits.

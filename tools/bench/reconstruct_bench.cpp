@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -55,18 +56,23 @@ Options parse(int argc, char** argv) {
       if (n < 2 || n > 13) throw InputError(flag + ": expected a level in [2, 13], got '" + v + "'");
       return n;
     };
+    // The flag's value as a number in [lo, hi], a whole one if `whole`; InputError
+    // "<flag>: expected <what>, got '...'".
+    const auto number_in = [&](double lo, double hi, const char* what, bool whole = false) {
+      const std::string v = flags.value();
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end || !(x >= lo && x <= hi) || (whole && x != std::floor(x)))
+        throw InputError(flag + ": expected " + what + ", got '" + v + "'");
+      return x;
+    };
     if (flag == "--threads") o.threads = std::max(1, std::atoi(flags.value().c_str()));
     else if (flag == "--input") o.input = flags.value();
     else if (flag == "--depth") o.depth = level();
     else if (flag == "--start-depth") o.start_depth = level();
     else if (flag == "--alpha") o.alpha = std::strtof(flags.value().c_str(), nullptr);
-    else if (flag == "--lost-distance") {
-      const std::string v = flags.value();
-      char* end = nullptr;
-      o.lost_distance = std::strtof(v.c_str(), &end);
-      if (end == v.c_str() || *end || !(o.lost_distance >= 0.0f && o.lost_distance <= 1000.0f))
-        throw InputError("--lost-distance: expected voxels in [0, 1000] (0: lost samples stay lost), got '" + v + "'");
-    }
+    else if (flag == "--lost-distance")
+      o.lost_distance = float(number_in(0, 1000, "voxels in [0, 1000] (0: lost samples stay lost)"));
     else if (flag == "--scheme") {
       o.scheme = flags.value();
       if (o.scheme != "upwind" && o.scheme != "weno5") throw InputError("--scheme: expected upwind or weno5, got '" + o.scheme + "'");
@@ -80,25 +86,11 @@ Options parse(int argc, char** argv) {
       if (o.weight_neighbours < 0 || o.weight_neighbours > 256)
         throw InputError("--weights: expected neighbours in [0, 256], got '" + v + "'");
     } else if (flag == "--gap-slowdown") {
-      const std::string v = flags.value();
-      char* end = nullptr;
-      o.gap_slowdown = std::strtof(v.c_str(), &end);
-      if (end == v.c_str() || *end || !(o.gap_slowdown >= 0.0f && o.gap_slowdown <= 1e6f))
-        throw InputError("--gap-slowdown: expected finest-grid voxels in [0, 1e6] (0: unit speed), got '" + v + "'");
+      o.gap_slowdown = float(number_in(0, 1e6, "finest-grid voxels in [0, 1e6] (0: unit speed)"));
     } else if (flag == "--fit-iterations") {
-      const std::string v = flags.value();
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      o.fit_iterations = int(n);
-      if (end == v.c_str() || *end || n < 0 || n > 100)
-        throw InputError("--fit-iterations: expected a count in [0, 100] (0: no fit to the samples), got '" + v + "'");
+      o.fit_iterations = int(number_in(0, 100, "a count in [0, 100] (0: no fit to the samples)", true));
     } else if (flag == "--poisson-depth") {
-      const std::string v = flags.value();
-      char* end = nullptr;
-      const long depth = std::strtol(v.c_str(), &end, 10);
-      o.poisson_depth = int(depth);
-      if (end == v.c_str() || *end || depth < 0 || depth > 12)
-        throw InputError("--poisson-depth: expected a depth in [0, 12] (0: no Poisson peer), got '" + v + "'");
+      o.poisson_depth = int(number_in(0, 12, "a depth in [0, 12] (0: no Poisson peer)", true));
     } else if (flag == "--mesh") {
       o.mesh_output = flags.value();
     } else if (flag == "--poisson-normals") {

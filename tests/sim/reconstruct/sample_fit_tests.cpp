@@ -23,9 +23,7 @@ int regions(const levelset::SortedTileList& list, glm::ivec3 lo, glm::ivec3 hi, 
   for (int z = 0; z < n.z; ++z)
     for (int y = 0; y < n.y; ++y)
       for (int x = 0; x < n.x; ++x) {
-        const glm::ivec3 v = lo + glm::ivec3(x, y, z);
-        const auto value = levelset::value_at(list, v);
-        member[index({x, y, z})] = (value ? *value < 0.0f : levelset::inside_beyond_band(list, v)) == inside;
+        member[index({x, y, z})] = levelset::inside_at(list, lo + glm::ivec3(x, y, z)) == inside;
       }
   int count = 0;
   std::vector<glm::ivec3> stack;

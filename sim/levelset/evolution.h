@@ -6,6 +6,7 @@
 // values are clamped to ±γ, dt follows the CFL condition, an optional reinitialisation PDE
 // runs after every reinit.every-th step, and tile management (activity flags, creation,
 // removal, growth) ends it. All lengths are in voxels; velocities and speeds in voxels per unit time.
+#include <functional>
 #include <limits>
 
 #include "sim/levelset/reinitialise.h"
@@ -42,6 +43,9 @@ struct EvolutionParams {
   // Courant number ν: dt = ν / max over the band of (Σ_a |U_a| + √3 |F| + 6α [+ √3 β]), or of
   // a segmentation's data-term stiffness |∂F/∂n| where that is larger (threshold_speed.h).
   float cfl = 0.5f;
+  // Tiles this returns false for keep their values (their rate is zero): a surface changed in a
+  // few places only (reconstruct/free_tiles.h). Empty: every tile evolves. CPU only.
+  std::function<bool(TileKey)> evolves;
   ReinitParams reinit;   // iterations > 0: the reinitialisation PDE after every reinit.every steps
 };
 

@@ -27,6 +27,7 @@ EvolutionParams to_cpu_params(const GpuEvolutionParams& g) {
 GpuEvolutionParams from_cpu_params(const EvolutionParams& cpu, float normal_speed, const FieldVelocity& velocity) {
   if (cpu.velocity && velocity.kind == FieldVelocity::Kind::kNone)
     throw InputError("levelset --sim cuda: the velocity field is a CPU callable the GPU cannot evaluate");
+  if (cpu.evolves) throw InputError("levelset --sim cuda: the GPU evolves every tile (no frozen tiles)");
   GpuEvolutionParams g;
   g.scheme = cpu.scheme;
   g.normal_speed = cpu.normal_speed ? normal_speed : 0.0f;

@@ -68,9 +68,11 @@ void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbo
   list.visit_values([&](const auto value_at) { gather_halo(value_at, list.gamma(), id, neighbours, block, reach); });
 }
 
-void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit, int reach) {
+void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit, int reach,
+                         const std::function<bool(TileKey)>& only) {
   const auto& active = list.active();
   for_each_tile_with_neighbours(active, 128, [&](size_t i, const uint32_t neighbours[26]) {
+    if (only && !only(active[i].key)) return;
     alignas(64) float block[kHaloVoxels];
     gather_halo(list, active[i].id, neighbours, block, reach);
     visit(i, active[i].id, block);

@@ -38,7 +38,9 @@ void gather_halo(const SortedTileList& list, uint32_t id, const uint32_t neighbo
 // Calls visit(list position, tile id, block) for every active tile, in chunks of the list on
 // TBB threads; each chunk walks its tiles in key order with Algorithm 1's neighbour pointers.
 // `visit` may run concurrently for different tiles and must only write per-tile output.
+// `only`, when given, names the tiles to visit by key; the others are neither gathered nor visited.
 using HaloVisit = std::function<void(size_t position, uint32_t id, const float* block)>;
-void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit, int reach = kHalo);
+void for_each_halo_block(const SortedTileList& list, const HaloVisit& visit, int reach = kHalo,
+                         const std::function<bool(TileKey)>& only = {});
 
 }  // namespace meniscus::sim::levelset

@@ -29,6 +29,8 @@ check "--fit-iterations" reconstruct --fit-iterations -1
 check "--fit-iterations" reconstruct --fit-iterations 3x
 check "--gap-slowdown" reconstruct --gap-slowdown -1
 check "--gap-slowdown" reconstruct --gap-slowdown nan
+check "--finest-repasses" reconstruct --finest-repasses 9
+check "--finest-repasses" reconstruct --finest-repasses 1.5
 check "--cases" sph --cases nope
 check "--cases" kdtree --cases nope
 check "--points" kdtree --points 0

@@ -41,6 +41,7 @@ struct Options {
   float lost_distance = sim::reconstruct::ReconstructionParams{}.lost_distance;  // 0: lost samples are not put back
   float gap_slowdown = sim::reconstruct::ReconstructionParams{}.gap_slowdown;    // 0: unit speed at the finest level
   int fit_iterations = sim::reconstruct::SampleFitParams{}.iterations;  // 0: the surface is not fitted to the samples
+  int finest_repasses = sim::reconstruct::ReconstructionParams{}.finest_repasses;  // 0: the finest level evolved once
   int poisson_depth = 9;              // 0: no Poisson peer
   std::string poisson_normals = "faces";  // faces (the scan's own, when it has faces) | estimate
   std::string mesh_output;                // --mesh: our surface as .ply/.obj, to look at
@@ -87,6 +88,8 @@ Options parse(int argc, char** argv) {
         throw InputError("--weights: expected neighbours in [0, 256], got '" + v + "'");
     } else if (flag == "--gap-slowdown") {
       o.gap_slowdown = float(number_in(0, 1e6, "finest-grid voxels in [0, 1e6] (0: unit speed)"));
+    } else if (flag == "--finest-repasses") {
+      o.finest_repasses = int(number_in(0, 8, "a count in [0, 8] (0: the finest level evolved once)", true));
     } else if (flag == "--fit-iterations") {
       o.fit_iterations = int(number_in(0, 100, "a count in [0, 100] (0: no fit to the samples)", true));
     } else if (flag == "--poisson-depth") {
@@ -156,6 +159,7 @@ int run_reconstruct(int argc, char** argv) {
   params.lost_distance = o.lost_distance;
   params.fit.iterations = o.fit_iterations;
   params.gap_slowdown = o.gap_slowdown;
+  params.finest_repasses = o.finest_repasses;
   // What every line of this run starts with.
   const auto begin_line = [&](profile::JsonWriter& json, const std::string& impl = "cpu") {
     json.begin_object();
@@ -177,7 +181,9 @@ int run_reconstruct(int argc, char** argv) {
         json.key("lost_distance").value(double(o.lost_distance));
         json.key("gap_slowdown").value(double(o.gap_slowdown));
         json.key("fit_iterations").value(o.fit_iterations);
+        json.key("finest_repasses").value(o.finest_repasses);
         json.key("level").value(l.level);
+        json.key("pass").value(l.pass);
         json.key("iterations").value(l.iterations);
         json.key("converged").value(l.converged ? "yes" : "no");
         json.key("reseeded").value(uint64_t(l.reseeded));

@@ -89,9 +89,11 @@ TEST_CASE("reconstruction: noise (1% of the radius) and 3% outliers stay within 
   const NoisyResult stiff = reconstruct_noisy(0.1f);
   const NoisyResult loose = reconstruct_noisy(0.0f);
   for (const NoisyResult& r : {stiff, loose}) {
-    CHECK(r.truth_voxels < 0.2);         // measured 0.09-0.11 voxels
-    CHECK(r.input_percent < 0.3);        // measured 0.22-0.23%
-    CHECK(r.stray_tiles * 5 < r.tiles);  // measured about 16% (clumps in bubbles)
+    CHECK(r.truth_voxels < 0.2);   // measured 0.045 voxels
+    CHECK(r.input_percent < 0.3);  // measured 0.186-0.187%
+    // Measured 22%, clumps in bubbles: 16% before the finest level's repass, which also puts
+    // back the two clumps within 0.16 of the sphere (4 voxels, among its samples: a part).
+    CHECK(r.stray_tiles * 4 < r.tiles);
   }
   CHECK(stiff.truth_voxels < loose.truth_voxels + 0.05);  // α's inward bias stays small
 }

@@ -113,37 +113,82 @@ TEST_CASE("reconstruction: bad input is an InputError", "[reconstruct]") {
   params = {};
   params.fit.weight_floor = 0.0f;
   CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params = {};
+  params.finest_repasses = -1;
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
+  params.finest_repasses = 9;
+  CHECK_THROWS_AS(reconstruct_surface(ball, params), meniscus::InputError);
 }
 
-// Two balls joined by a rod thinner than two voxels of level 5 and five of level 7: from level 5
-// the rod pinches off, and only putting its lost samples back lets level 7 hold it again.
-TEST_CASE("reconstruction: a thin rod lost at the coarse level comes back at the fine one", "[reconstruct]") {
-  const float ball = 0.25f, rod = 0.03f, half = 0.5f;
+namespace {
+
+// Two balls joined by a rod thinner than two voxels of level 5 and five of level 7; the rod's
+// samples start at rod_first.
+struct Dumbbell {
   std::vector<glm::vec3> points;
+  size_t rod_first = 0;
+};
+
+Dumbbell dumbbell() {
+  const float ball = 0.25f, rod = 0.03f, half = 0.5f;
+  Dumbbell d;
   for (float x : {-half, half})
     for (const glm::vec3& p : meniscus::test::sphere_samples(4000, glm::vec3(x, 0.0f, 0.0f), ball))
-      if (std::abs(p.x) > half - ball + 0.02f || glm::length(glm::vec2(p.y, p.z)) > rod) points.push_back(p);
-  const size_t rod_first = points.size();
+      if (std::abs(p.x) > half - ball + 0.02f || glm::length(glm::vec2(p.y, p.z)) > rod) d.points.push_back(p);
+  d.rod_first = d.points.size();
   for (int i = 0; i < 80; ++i)
     for (int j = 0; j < 24; ++j) {
       // Along the part of the rod outside the balls.
       const float x = 0.96f * (half - ball) * (2.0f * float(i) / 79.0f - 1.0f), a = 6.2831853f * float(j) / 24.0f;
-      points.emplace_back(x, rod * std::cos(a), rod * std::sin(a));
+      d.points.emplace_back(x, rod * std::cos(a), rod * std::sin(a));
     }
-  const std::span<const glm::vec3> rod_points = std::span(points).subspan(rod_first);
+  return d;
+}
 
-  // The rod samples' worst distance to the surface, in voxels of the finest level.
-  auto worst_rod_distance = [&](float lost_distance) {
+// The rod samples' worst distance to the surface, in voxels of the finest level.
+double worst_rod_distance(const Dumbbell& d, const ReconstructionParams& params, Reconstruction* out = nullptr) {
+  Reconstruction r =
+      reconstruct_surface(d.points, params, "dumbbell", [](const LevelReport& l) { print("dumbbell", l); });
+  const std::vector<float> distance =
+      distances_to_mesh(extract_surface(r, "dumbbell"), std::span(d.points).subspan(d.rod_first));
+  const double worst = double(*std::max_element(distance.begin(), distance.end())) / r.frame.voxel_size(params.finest);
+  if (out) *out = std::move(r);
+  return worst;
+}
+
+}  // namespace
+
+// From level 5 the rod pinches off, and only putting its lost samples back lets level 7 hold it again.
+TEST_CASE("reconstruction: a thin rod lost at the coarse level comes back at the fine one", "[reconstruct]") {
+  const Dumbbell d = dumbbell();
+  const auto worst = [&](float lost_distance) {
     ReconstructionParams params;
     params.coarsest = 5;
     params.finest = 7;
     params.lost_distance = lost_distance;
-    const Reconstruction r = reconstruct_surface(points, params, "dumbbell", [](const LevelReport& l) { print("dumbbell", l); });
-    const std::vector<float> d = distances_to_mesh(extract_surface(r, "dumbbell"), rod_points);
-    return double(*std::max_element(d.begin(), d.end())) / r.frame.voxel_size(params.finest);
+    return worst_rod_distance(d, params);
   };
-  const double kept = worst_rod_distance(2.0f), lost = worst_rod_distance(0.0f);
+  const double kept = worst(2.0f), lost = worst(0.0f);
   std::printf("dumbbell rod: worst distance %.2f voxels with lost samples put back, %.2f without\n", kept, lost);
   CHECK(kept <= 0.75);  // measured 0.36
   CHECK(lost > 5.0);    // measured 18.4
+}
+
+// At one level, three and a half voxels across the rod: the front pinches it off, and no finer level is left
+// to put its samples back; the repass of the finest level does, around them only.
+TEST_CASE("reconstruction: a rod lost at the finest level comes back in its repass", "[reconstruct]") {
+  const Dumbbell d = dumbbell();
+  ReconstructionParams params;
+  params.coarsest = params.finest = 6;
+  params.finest_repasses = 0;
+  const double lost = worst_rod_distance(d, params);
+  params.finest_repasses = 1;
+  Reconstruction r;
+  const double kept = worst_rod_distance(d, params, &r);
+  std::printf("dumbbell rod at one level: worst distance %.2f voxels after a repass, %.2f without\n", kept, lost);
+  REQUIRE(r.levels.size() == 2);
+  CHECK(r.levels[1].pass == 1);
+  CHECK(r.levels[1].reseeded > 0);
+  CHECK(kept <= 0.75);
+  CHECK(lost > 3.0);
 }

@@ -121,6 +121,47 @@ void check_params(const ReconstructionParams& p, const char* what) {
                      std::to_string(p.finest_repasses));
 }
 
+// Algorithm 3's evolution at one level: steps until the tiles are settled (or the iteration
+// cap), the held samples kept inside after each, then the final reinitialisation. `free`: only
+// those tiles evolve (a repass).
+void evolve_until_settled(levelset::SortedTileList& list, PotentialCache& cache, const FreeTiles* free,
+                          std::span<const glm::vec3> held_voxels, const ReconstructionParams& params, const char* what,
+                          LevelReport& report) {
+  levelset::EvolutionParams evolution_params;
+  evolution_params.scheme = params.scheme;
+  evolution_params.velocity = cache.field(list);
+  evolution_params.alpha = params.alpha;
+  evolution_params.rescaling_speed = params.rescaling_speed;
+  evolution_params.cfl = params.cfl;
+  if (free) evolution_params.evolves = [free](levelset::TileKey key) { return free->contains(key); };
+  levelset::LevelSetEvolution evolution(evolution_params);
+
+  levelset::TileAges ages;
+  double t = 0.0;
+  ages.update(list, t);
+  while (report.iterations < params.max_iterations && list.size()) {
+    cache.refresh(list);  // P for the tiles the last management step created
+    t += evolution.step(list, float(t));
+    hold_inside(list, held_voxels, params.hold_margin, what);
+    ages.update(list, t);
+    ++report.iterations;
+    if (ages.settled(params.converged_age, params.settled_fraction)) {
+      report.converged = true;
+      break;
+    }
+  }
+  if (params.final_reinit_iterations > 0) {
+    // Convergence from both sides steepens φ at the samples; the reinitialisation PDE restores
+    // |∇φ| = 1 without moving the zero set, so that |φ| there is a distance (E) and the next
+    // level starts from a distance function.
+    levelset::ReinitParams reinit;
+    reinit.iterations = params.final_reinit_iterations;
+    reinit.scheme = params.scheme;
+    levelset::Reinitialiser().run(list, reinit);
+    hold_inside(list, held_voxels, params.hold_margin, what);  // it can erase a sub-voxel inside
+  }
+}
+
 }  // namespace
 
 Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const ReconstructionParams& params,
@@ -233,40 +274,8 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
         if (held[i]) held_voxels.push_back(sample_voxels[i]);
       levelset::SortedTileList& list = *out.list;
 
-      levelset::EvolutionParams evolution_params;
-      evolution_params.scheme = params.scheme;
-      evolution_params.velocity = cache.field(list);
-      evolution_params.alpha = params.alpha;
-      evolution_params.rescaling_speed = params.rescaling_speed;
-      evolution_params.cfl = params.cfl;
-      if (free) evolution_params.evolves = [&free](levelset::TileKey key) { return free->contains(key); };
-      levelset::LevelSetEvolution evolution(evolution_params);
-
       const PotentialCacheStats before = cache.stats();
-      levelset::TileAges ages;
-      double t = 0.0;
-      ages.update(list, t);
-      while (report.iterations < params.max_iterations && list.size()) {
-        cache.refresh(list);  // P for the tiles the last management step created
-        t += evolution.step(list, float(t));
-        hold_inside(list, held_voxels, params.hold_margin, what);
-        ages.update(list, t);
-        ++report.iterations;
-        if (ages.settled(params.converged_age, params.settled_fraction)) {
-          report.converged = true;
-          break;
-        }
-      }
-      if (params.final_reinit_iterations > 0) {
-        // Convergence from both sides steepens φ at the samples; the reinitialisation PDE
-        // restores |∇φ| = 1 without moving the zero set, so that |φ| there is a distance (E)
-        // and the next level starts from a distance function.
-        levelset::ReinitParams reinit;
-        reinit.iterations = params.final_reinit_iterations;
-        reinit.scheme = params.scheme;
-        levelset::Reinitialiser().run(list, reinit);
-        hold_inside(list, held_voxels, params.hold_margin, what);  // it can erase a sub-voxel inside
-      }
+      evolve_until_settled(list, cache, free ? &*free : nullptr, held_voxels, params, what, report);
       // A held sample the grid cannot join to the body is kept as a speck of a few voxels:
       // drawn as a dark grain, not as the part, and no nearer the truth than the sample being lost.
       report.speck_voxels =

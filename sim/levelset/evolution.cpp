@@ -42,69 +42,65 @@ float LevelSetEvolution::rate(const SortedTileList& list, float t, std::vector<f
   const bool advection_rows = p.velocity && p.scheme == Scheme::kWeno5 && !godunov && !(p.alpha > 0);
 #endif
   if (p.evolves) std::fill(out.begin(), out.end(), 0.0f);  // the tiles not visited keep their values
-  for_each_halo_block(
-      list,
-      [&](size_t position, uint32_t, const float* block) {
-        const TileCoord tile = coord_of(active[position].key);
-        const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
-        float* r = out.data() + position * kTileVoxels;
+  for_each_halo_block(list, [&](size_t position, uint32_t, const float* block) {
+    const TileCoord tile = coord_of(active[position].key);
+    const glm::vec3 origin(tile.x * kTileSide, tile.y * kTileSide, tile.z * kTileSide);
+    float* r = out.data() + position * kTileVoxels;
 #if defined(MENISCUS_HAS_FLOAT4)
-        if (advection_rows) {
-          tile_speed_[position] = advection_rate_rows(block, origin, t, list.gamma(), p.velocity, r);
-          return;
-        }
+    if (advection_rows) {
+      tile_speed_[position] = advection_rate_rows(block, origin, t, list.gamma(), p.velocity, r);
+      return;
+    }
 #endif
-        float fastest = 0, front_fastest = 0, front_curving = 0;
-        for (int z = 0; z < kTileSide; ++z)
-          for (int y = 0; y < kTileSide; ++y)
-            for (int x = 0; x < kTileSide; ++x) {
-              const float* centre = block + halo_index(x, y, z);
-              if (flat_beyond_band(centre, kHaloStrideY, kHaloStrideZ, reach, list.gamma())) {
-                // The voxel cannot change, and skipping it spares the velocity field's evaluation
-                // (half the band is such).
-                r[SortedTileList::voxel_index(x, y, z)] = 0;
-                continue;
-              }
-              const glm::vec3 voxel = origin + glm::vec3(x, y, z);
-              const OneSidedGradient g =
-                  godunov ? one_sided_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ) : OneSidedGradient{};
-              float l = 0, speed = 0, stiffness = 0;
-              if (p.normal_speed || p.threshold.volume) {
-                const SpeedPoint point =
-                    speed_point(p.threshold, p.extend_normal_speed, voxel, centre, kHaloStrideY, kHaloStrideZ);
-                const float f = p.threshold.volume ? point.threshold.speed : p.normal_speed(point.at);
-                stiffness = point.threshold.stiffness;
-                if (std::abs(centre[0]) <= 0.5f) front_fastest = std::max(front_fastest, std::abs(f));
-                const GodunovNormal n = godunov_normal(g, f);
-                l -= f * n.norm;
-                speed += p.effective_normal_cfl ? n.cfl_speed : sqrt3 * std::abs(f);
-              }
-              if (p.velocity) {
-                const glm::vec3 u = p.velocity(voxel, t);
-                l -= glm::dot(u, godunov ? upwind_gradient(g, u)
-                                         : upwind_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ, u));
-                speed += std::abs(u.x) + std::abs(u.y) + std::abs(u.z);
-              }
-              if (p.alpha > 0) {
-                const float c = p.alpha * curvature_speed(centre, kHaloStrideY, kHaloStrideZ);
-                l += c;
-                if (std::abs(centre[0]) <= 0.5f) front_curving = std::max(front_curving, std::abs(c));
-                speed += 6 * p.alpha;
-              }
-              if (p.rescaling_speed) {
-                const float s = centre[0] / std::sqrt(centre[0] * centre[0] + 1.0f);
-                const GodunovNormal n = godunov_normal(g, s);
-                l += p.rescaling_weight * (s * (1.0f - n.norm));
-                speed += p.rescaling_weight * (p.effective_normal_cfl ? n.cfl_speed : sqrt3);
-              }
-              r[SortedTileList::voxel_index(x, y, z)] = l;
-              fastest = std::max(fastest, std::max(speed, stiffness));
-            }
-        tile_speed_[position] = fastest;
-        tile_front_speed_[position] = front_fastest;
-        tile_front_curvature_[position] = front_curving;
-      },
-      reach, p.evolves);
+    float fastest = 0, front_fastest = 0, front_curving = 0;
+    for (int z = 0; z < kTileSide; ++z)
+      for (int y = 0; y < kTileSide; ++y)
+        for (int x = 0; x < kTileSide; ++x) {
+          const float* centre = block + halo_index(x, y, z);
+          if (flat_beyond_band(centre, kHaloStrideY, kHaloStrideZ, reach, list.gamma())) {
+            // The voxel cannot change, and skipping it spares the velocity field's evaluation
+            // (half the band is such).
+            r[SortedTileList::voxel_index(x, y, z)] = 0;
+            continue;
+          }
+          const glm::vec3 voxel = origin + glm::vec3(x, y, z);
+          const OneSidedGradient g = godunov ? one_sided_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ)
+                                             : OneSidedGradient{};
+          float l = 0, speed = 0, stiffness = 0;
+          if (p.normal_speed || p.threshold.volume) {
+            const SpeedPoint point = speed_point(p.threshold, p.extend_normal_speed, voxel, centre, kHaloStrideY, kHaloStrideZ);
+            const float f = p.threshold.volume ? point.threshold.speed : p.normal_speed(point.at);
+            stiffness = point.threshold.stiffness;
+            if (std::abs(centre[0]) <= 0.5f) front_fastest = std::max(front_fastest, std::abs(f));
+            const GodunovNormal n = godunov_normal(g, f);
+            l -= f * n.norm;
+            speed += p.effective_normal_cfl ? n.cfl_speed : sqrt3 * std::abs(f);
+          }
+          if (p.velocity) {
+            const glm::vec3 u = p.velocity(voxel, t);
+            l -= glm::dot(u, godunov ? upwind_gradient(g, u)
+                                     : upwind_gradient(p.scheme, centre, kHaloStrideY, kHaloStrideZ, u));
+            speed += std::abs(u.x) + std::abs(u.y) + std::abs(u.z);
+          }
+          if (p.alpha > 0) {
+            const float c = p.alpha * curvature_speed(centre, kHaloStrideY, kHaloStrideZ);
+            l += c;
+            if (std::abs(centre[0]) <= 0.5f) front_curving = std::max(front_curving, std::abs(c));
+            speed += 6 * p.alpha;
+          }
+          if (p.rescaling_speed) {
+            const float s = centre[0] / std::sqrt(centre[0] * centre[0] + 1.0f);
+            const GodunovNormal n = godunov_normal(g, s);
+            l += p.rescaling_weight * (s * (1.0f - n.norm));
+            speed += p.rescaling_weight * (p.effective_normal_cfl ? n.cfl_speed : sqrt3);
+          }
+          r[SortedTileList::voxel_index(x, y, z)] = l;
+          fastest = std::max(fastest, std::max(speed, stiffness));
+        }
+    tile_speed_[position] = fastest;
+    tile_front_speed_[position] = front_fastest;
+    tile_front_curvature_[position] = front_curving;
+  }, reach, p.evolves);
   if (first_stage_) {
     front_speed_ = tile_front_speed_.empty() ? 0.0f : *std::max_element(tile_front_speed_.begin(), tile_front_speed_.end());
     front_curvature_ =

@@ -174,8 +174,8 @@ TEST_CASE("reconstruction: a thin rod lost at the coarse level comes back at the
   CHECK(lost > 5.0);    // measured 18.4
 }
 
-// At one level, three and a half voxels across the rod: the front pinches it off, and no finer level is left
-// to put its samples back; the repass of the finest level does, around them only.
+// At one level, three and a half voxels across the rod: the front pinches it off, and no finer
+// level is left to put its samples back; the repass of the finest level does, around them only.
 TEST_CASE("reconstruction: a rod lost at the finest level comes back in its repass", "[reconstruct]") {
   const Dumbbell d = dumbbell();
   ReconstructionParams params;
@@ -189,6 +189,6 @@ TEST_CASE("reconstruction: a rod lost at the finest level comes back in its repa
   REQUIRE(r.levels.size() == 2);
   CHECK(r.levels[1].pass == 1);
   CHECK(r.levels[1].reseeded > 0);
-  CHECK(kept <= 0.75);
-  CHECK(lost > 3.0);
+  CHECK(kept <= 0.75);  // measured 0.34
+  CHECK(lost > 3.0);    // measured 6.48
 }

@@ -200,11 +200,12 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
   // whose mouth closed at a coarser level) gets a cavity instead (cavity_radius), which the
   // next pass convects onto it and its neighbours; where the mouth is wide enough to hold, the
   // cavity joins the outside and the fold opens.
+  const auto is_lost = [&](size_t i, float lost_distance) { return distance[i] > lost_distance && in_part[i]; };
   const auto put_back_lost_samples = [&](float lost_distance, LevelReport& report) {
     std::vector<levelset::SeedSphere> balls, cavities;
     std::vector<glm::vec3> centres;
     for (size_t i = 0; i < points.size(); ++i) {
-      if (!(distance[i] > lost_distance && in_part[i])) continue;
+      if (!is_lost(i, lost_distance)) continue;
       centres.push_back(sample_voxels[i]);
       if (lost_inside[i] && params.cavity_radius > 0.0f) {
         cavities.push_back({sample_voxels[i], params.cavity_radius});
@@ -221,7 +222,7 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
   };
   const auto any_lost = [&](float lost_distance) {
     for (size_t i = 0; i < points.size(); ++i)
-      if (distance[i] > lost_distance && in_part[i]) return true;
+      if (is_lost(i, lost_distance)) return true;
     return false;
   };
   // At the finest level the samples' own noise is the most voxels it will be, and a noisy
@@ -283,16 +284,21 @@ Reconstruction reconstruct_surface(std::span<const glm::vec3> points, const Reco
       // ... and a cavity that found no fold to open stays a bubble inside the body.
       report.hole_voxels =
           params.speck_voxels > 0 ? levelset::remove_small_holes(list, size_t(params.speck_voxels)) : 0;
-      distance = surface_distances(list, sample_voxels);
-      if (pass + 1 < passes) repass_lost = repass_lost_distance();
-      const bool again = pass + 1 < passes && any_lost(repass_lost);
+      // Whether to repass is decided on the distances before the fit, which only moves the
+      // surface within a voxel of the samples it reaches.
+      bool again = false;
+      if (pass + 1 < passes) {
+        distance = surface_distances(list, sample_voxels);
+        repass_lost = repass_lost_distance();
+        again = any_lost(repass_lost);
+      }
       if (level == params.finest && !again && params.fit.iterations > 0) {
         const SampleFitReport fit = fit_to_samples(list, sample_voxels, params.fit);
         report.fitted_samples = fit.fitted;
         report.fit_residual_before = fit.mean_residual_before;
         report.fit_residual_after = fit.mean_residual_after;
-        distance = surface_distances(list, sample_voxels);
       }
+      if (!again) distance = surface_distances(list, sample_voxels);
       report.tiles = list.size();
       report.potential_ms = cache.stats().evaluate_ms - before.evaluate_ms;
       report.potential_tiles = cache.stats().tiles_evaluated - before.tiles_evaluated;

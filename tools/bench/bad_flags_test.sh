@@ -35,6 +35,23 @@ check "--cases" sph --cases nope
 check "--cases" kdtree --cases nope
 check "--points" kdtree --points 0
 check "--kernels" kdtree --kernels avx9
+check "--threads" reconstruct --threads abc
+check "--alpha" reconstruct --alpha nan
+check "--depth" reconstruct --depth 9x
+check "--steps" levelset --steps 0
+check "--radii" levelset --radii 5,abc
+check "--enright-cfl" levelset --enright-cfl 0
+check "--repeat" mc --repeat -1
+check "--sizes" mc --sizes 64,1e3
+check "--size" mip --size 100x
+check "--budgets" mip --budgets 0.5,2
+check "--size" fluid --size 1920x1080junk
+check "--lower" segment --lower abc
+check "--warmup" sph --warmup -1
+check "--particles" sph --particles 10x
+check "--volume" wavelet --volume 100000
+check "--traversal-cost" kdtree --traversal-cost inf
+check "--grid" raytrace --grid 0
 check "unknown flag" reconstruct --no-such-flag
 echo "bad_flags_test: $failures failure(s)"
 exit $((failures > 0))

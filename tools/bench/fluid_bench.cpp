@@ -29,11 +29,7 @@ struct Options {
 
 std::vector<uint32_t> parse_list(const std::string& flag, const std::string& text) {
   std::vector<uint32_t> out;
-  for (const std::string& item : split_list(text)) {
-    const long n = std::atol(item.c_str());
-    if (n < 1 || n > (1l << 26)) throw InputError(flag + ": expected counts in [1, 2^26], got '" + item + "'");
-    out.push_back(uint32_t(n));
-  }
+  for (const std::string& item : split_list(text)) out.push_back(uint32_t(parse_integer(flag, item, 1, 1 << 26)));
   if (out.empty()) throw InputError(flag + ": expected a comma-separated list, got '" + text + "'");
   return out;
 }
@@ -43,16 +39,13 @@ Options parse(int argc, char** argv) {
   for (BenchFlags flags(argc, argv); flags.next();) {
     const std::string flag = flags.flag();
     if (flag == "--particles") o.particles = parse_list(flag, flags.value());
-    else if (flag == "--repeat") o.repeat = std::max(1, std::atoi(flags.value().c_str()));
+    else if (flag == "--repeat")
+      o.repeat = flags.integer(1, 1000);
     else if (flag == "--device") o.device = flags.value();
     else if (flag == "--size") {
-      const std::string text = flags.value();
-      const size_t x = text.find('x');
-      const long w = x == std::string::npos ? 0 : std::atol(text.substr(0, x).c_str());
-      const long h = x == std::string::npos ? 0 : std::atol(text.substr(x + 1).c_str());
-      if (w < 16 || h < 16 || w > 16384 || h > 16384) throw InputError("--size: expected WxH like 1920x1080, got '" + text + "'");
-      o.width = uint32_t(w);
-      o.height = uint32_t(h);
+      const ImageSize size = parse_image_size(flag, flags.value(), 16, 16384);
+      o.width = size.width;
+      o.height = size.height;
     } else {
       throw InputError("fluid: unknown flag '" + flag + "' (--size WxH, --particles N,M, --repeat R, --device NAME)");
     }

@@ -44,21 +44,16 @@ Options parse(int argc, char** argv) {
   Options o;
   for (BenchFlags flags(argc, argv); flags.next();) {
     const std::string flag = flags.flag();
-    auto positive = [&](const std::string& text, long long max) {
-      char* end = nullptr;
-      const long long v = std::strtoll(text.c_str(), &end, 10);
-      if (!end || *end || v < 1 || v > max) throw InputError(flag + ": expected an integer in [1, " + std::to_string(max) + "], got '" + text + "'");
-      return v;
-    };
-    if (flag == "--threads") o.threads = int(positive(flags.value(), 1024));
-    else if (flag == "--points") o.points = size_t(positive(flags.value(), 100000000));
-    else if (flag == "--k") o.k = uint32_t(positive(flags.value(), 256));
-    else if (flag == "--repeat") o.repeat = int(positive(flags.value(), 100));
-    else if (flag == "--traversal-cost") {
-      const std::string text = flags.value();
-      o.traversal_cost = std::strtof(text.c_str(), nullptr);
-      if (!(o.traversal_cost >= 0.0f && o.traversal_cost <= 1000.0f)) throw InputError("--traversal-cost: expected a number in [0, 1000], got '" + text + "'");
-    }
+    if (flag == "--threads")
+      o.threads = flags.integer(1, 1024);
+    else if (flag == "--points")
+      o.points = size_t(flags.integer(1, 100000000));
+    else if (flag == "--k")
+      o.k = uint32_t(flags.integer(1, 256));
+    else if (flag == "--repeat")
+      o.repeat = flags.integer(1, 100);
+    else if (flag == "--traversal-cost")
+      o.traversal_cost = float(flags.number(0, 1000));
     else if (flag == "--kernels") {
       const std::string text = flags.value();
       if (text == "fastest") o.kernels = sim::kdtree::KnnKernels::kFastest;

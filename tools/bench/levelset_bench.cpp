@@ -63,47 +63,34 @@ Options parse(int argc, char** argv) {
   Options o;
   for (BenchFlags flags(argc, argv); flags.next();) {
     const std::string flag = flags.flag();
-    if (flag == "--threads") o.threads = std::max(1, std::atoi(flags.value().c_str()));
-    else if (flag == "--steps") o.steps = std::max(1, std::atoi(flags.value().c_str()));
+    if (flag == "--threads")
+      o.threads = flags.integer(1, 1024);
+    else if (flag == "--steps")
+      o.steps = flags.integer(1, 1'000'000);
     else if (flag == "--radii") {
       o.radii.clear();
       o.radii_given = true;
-      for (const std::string& item : split_list(flags.value())) {
-        const float r = std::strtof(item.c_str(), nullptr);
-        if (!(r >= 4.0f && r <= 1000.0f)) throw InputError("--radii: each radius must be in [4, 1000], got '" + item + "'");
-        o.radii.push_back(r);
-      }
+      for (const std::string& item : split_list(flags.value()))
+        o.radii.push_back(float(parse_number(flag, item, 4, 1000)));
     } else if (flag == "--lucy") {
       o.lucy = flags.value();
     } else if (flag == "--lucy-resolution") {
-      const std::string v = flags.value();
-      o.lucy_resolution = std::atoi(v.c_str());
-      if (o.lucy_resolution != 0 && (o.lucy_resolution < 32 || o.lucy_resolution > 4096))
-        throw InputError("--lucy-resolution: must be 0 (no Lucy case) or in [32, 4096], got '" + v + "'");
+      o.lucy_resolution = flags.integer(0, 4096, "0: no Lucy case");
+      if (o.lucy_resolution != 0 && o.lucy_resolution < 32)
+        throw InputError("--lucy-resolution: must be 0 (no Lucy case) or in [32, 4096], got " +
+                         std::to_string(o.lucy_resolution));
     } else if (flag == "--enright") {
-      for (const std::string& item : split_list(flags.value())) {
-        const int n = std::atoi(item.c_str());
-        if (n < 16 || n > 2048) throw InputError("--enright: each resolution must be in [16, 2048], got '" + item + "'");
-        o.enright.push_back(n);
-      }
+      for (const std::string& item : split_list(flags.value()))
+        o.enright.push_back(int(parse_integer(flag, item, 16, 2048)));
     } else if (flag == "--enright-gamma") {
-      const std::string v = flags.value();
-      o.enright_gamma = std::strtof(v.c_str(), nullptr);
-      if (!(o.enright_gamma >= 1.0f && o.enright_gamma <= 8.0f))
-        throw InputError("--enright-gamma: must be in [1, 8] voxels, got '" + v + "'");
+      o.enright_gamma = float(flags.number(1, 8, "voxels"));
     } else if (flag == "--enright-reinit") {
-      const std::string v = flags.value();
-      o.enright_reinit = std::atoi(v.c_str());
-      if (o.enright_reinit < 0 || o.enright_reinit > 20) throw InputError("--enright-reinit: must be in [0, 20], got '" + v + "'");
+      o.enright_reinit = flags.integer(0, 20);
     } else if (flag == "--enright-reinit-every") {
-      const std::string v = flags.value();
-      o.enright_reinit_every = std::atoi(v.c_str());
-      if (o.enright_reinit_every < 1 || o.enright_reinit_every > 1000)
-        throw InputError("--enright-reinit-every: must be in [1, 1000] steps, got '" + v + "'");
+      o.enright_reinit_every = flags.integer(1, 1000, "steps");
     } else if (flag == "--enright-cfl") {
-      const std::string v = flags.value();
-      o.enright_cfl = std::strtof(v.c_str(), nullptr);
-      if (!(o.enright_cfl > 0.0f && o.enright_cfl <= 1.0f)) throw InputError("--enright-cfl: must be in (0, 1], got '" + v + "'");
+      o.enright_cfl = float(flags.number(0, 1));
+      if (o.enright_cfl == 0.0f) throw InputError("--enright-cfl: must be in (0, 1], got 0");
     } else if (flag == "--enright-peer") {
       const std::string v = flags.value();
       if (v != "openvdb" && v != "none") throw InputError("--enright-peer: expected openvdb or none, got '" + v + "'");

@@ -65,8 +65,10 @@ Options parse(int argc, char** argv) {
   Options o;
   for (BenchFlags flags(argc, argv); flags.next();) {
     const std::string flag = flags.flag();
-    if (flag == "--threads") o.threads = std::max(1, std::atoi(flags.value().c_str()));
-    else if (flag == "--repeat") o.repeat = std::max(1, std::atoi(flags.value().c_str()));
+    if (flag == "--threads")
+      o.threads = flags.integer(1, 1024);
+    else if (flag == "--repeat")
+      o.repeat = flags.integer(1, 1000);
     else if (flag == "--no-vulkan") o.vulkan = false;
     else if (flag == "--no-cuda") o.cuda = false;
     else if (flag == "--check") o.check = true;
@@ -78,11 +80,8 @@ Options parse(int argc, char** argv) {
     }
     else if (flag == "--sizes") {
       o.sizes.clear();
-      for (const std::string& item : split_list(flags.value())) {
-        const long n = std::atol(item.c_str());
-        if (n < 2 || n > 1024) throw InputError("--sizes: each size must be in [2, 1024], got '" + item + "'");
-        o.sizes.push_back(uint32_t(n));
-      }
+      for (const std::string& item : split_list(flags.value()))
+        o.sizes.push_back(uint32_t(parse_integer(flag, item, 2, 1024)));
     } else throw InputError("mc: unknown flag '" + flag + "'");
   }
   return o;

@@ -57,13 +57,10 @@ struct Options {
   bool check = false;  // exit 1 unless the exact MIPs are exact and the streaming error falls with the budget
 };
 
+// Sides up to 2048: the coefficient packing's limit.
 Size parse_size(const std::string& text) {
-  const size_t x = text.find('x');
-  const long w = x == std::string::npos ? 0 : std::atol(text.substr(0, x).c_str());
-  const long h = x == std::string::npos ? 0 : std::atol(text.substr(x + 1).c_str());
-  if (w < 16 || h < 16 || w > 2048 || h > 2048)
-    throw InputError("--size: expected WxH with sides in [16, 2048] (the coefficient packing), got '" + text + "'");
-  return {uint32_t(w), uint32_t(h)};
+  const ImageSize size = parse_image_size("--size", text, 16, 2048);
+  return {size.width, size.height};
 }
 
 Options parse(int argc, char** argv) {
@@ -88,14 +85,9 @@ Options parse(int argc, char** argv) {
       o.stream_backend = name == "cuda" ? sim::SimBackend::Cuda : sim::SimBackend::Cpu;
     }
     else if (flag == "--levels") {
-      const int levels = std::atoi(flags.value().c_str());
-      if (levels < 1 || levels > int(sim::mip::kMaxPyramidLevels))
-        throw InputError("--levels: expected 1.." + std::to_string(sim::mip::kMaxPyramidLevels));
-      o.levels = uint32_t(levels);
+      o.levels = uint32_t(flags.integer(1, int(sim::mip::kMaxPyramidLevels)));
     } else if (flag == "--max-depth") {
-      const int depth = std::atoi(flags.value().c_str());
-      if (depth < 1 || depth > 1024) throw InputError("--max-depth: expected 1..1024");
-      o.max_depth = uint32_t(depth);
+      o.max_depth = uint32_t(flags.integer(1, 1024));
     } else if (flag == "--axis") {
       const std::string name = flags.value();
       const auto axis = sim::mip::view_axis_from_name(name);
@@ -103,13 +95,8 @@ Options parse(int argc, char** argv) {
       o.axis = *axis;
     } else if (flag == "--budgets") {
       o.budgets.clear();
-      for (const std::string& item : split_list(flags.value())) {
-        char* end = nullptr;
-        const double b = std::strtod(item.c_str(), &end);
-        if (end == item.c_str() || *end || !(b >= 0.0 && b <= 1.0))
-          throw InputError("--budgets: expected fractions in [0, 1], got '" + item + "'");
-        o.budgets.push_back(b);
-      }
+      for (const std::string& item : split_list(flags.value()))
+        o.budgets.push_back(parse_number(flag, item, 0, 1, "a fraction"));
     } else if (flag == "--vtk") {
       o.vtk = split_list(flags.value());
       for (const std::string& m : o.vtk)

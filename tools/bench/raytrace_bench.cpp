@@ -47,17 +47,14 @@ Options parse(int argc, char** argv) {
   Options o;
   for (BenchFlags flags(argc, argv); flags.next();) {
     const std::string flag = flags.flag();
-    auto positive = [&](const std::string& text, long long max) {
-      char* end = nullptr;
-      const long long v = std::strtoll(text.c_str(), &end, 10);
-      if (!end || *end || v < 1 || v > max)
-        throw InputError(flag + ": expected an integer in [1, " + std::to_string(max) + "], got '" + text + "'");
-      return v;
-    };
-    if (flag == "--threads") o.threads = int(positive(flags.value(), 1024));
-    else if (flag == "--size") o.size = uint32_t(positive(flags.value(), 8192));
-    else if (flag == "--frames") o.frames = int(positive(flags.value(), 1000));
-    else if (flag == "--grid") o.grid = uint32_t(positive(flags.value(), 4096));
+    if (flag == "--threads")
+      o.threads = flags.integer(1, 1024);
+    else if (flag == "--size")
+      o.size = uint32_t(flags.integer(1, 8192));
+    else if (flag == "--frames")
+      o.frames = flags.integer(1, 1000);
+    else if (flag == "--grid")
+      o.grid = uint32_t(flags.integer(1, 4096));
     else if (flag == "--mesh") o.mesh = flags.value(), o.cases = {"mesh"};
     else if (flag == "--png") o.png = flags.value();
     else if (flag == "--cases") {

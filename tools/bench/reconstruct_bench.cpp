@@ -51,29 +51,17 @@ Options parse(int argc, char** argv) {
   Options o;
   for (BenchFlags flags(argc, argv); flags.next();) {
     const std::string flag = flags.flag();
-    auto level = [&]() {
-      const std::string v = flags.value();
-      const int n = std::atoi(v.c_str());
-      if (n < 2 || n > 13) throw InputError(flag + ": expected a level in [2, 13], got '" + v + "'");
-      return n;
-    };
-    // The flag's value as a number in [lo, hi], a whole one if `whole`; InputError
-    // "<flag>: expected <what>, got '...'".
-    const auto number_in = [&](double lo, double hi, const char* what, bool whole = false) {
-      const std::string v = flags.value();
-      char* end = nullptr;
-      const double x = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end || !(x >= lo && x <= hi) || (whole && x != std::floor(x)))
-        throw InputError(flag + ": expected " + what + ", got '" + v + "'");
-      return x;
-    };
-    if (flag == "--threads") o.threads = std::max(1, std::atoi(flags.value().c_str()));
+    if (flag == "--threads")
+      o.threads = flags.integer(1, 1024);
     else if (flag == "--input") o.input = flags.value();
-    else if (flag == "--depth") o.depth = level();
-    else if (flag == "--start-depth") o.start_depth = level();
-    else if (flag == "--alpha") o.alpha = std::strtof(flags.value().c_str(), nullptr);
+    else if (flag == "--depth")
+      o.depth = flags.integer(2, 13, "a level");
+    else if (flag == "--start-depth")
+      o.start_depth = flags.integer(2, 13, "a level");
+    else if (flag == "--alpha")
+      o.alpha = float(flags.number(0, 10, "the curvature weight"));
     else if (flag == "--lost-distance")
-      o.lost_distance = float(number_in(0, 1000, "voxels in [0, 1000] (0: lost samples stay lost)"));
+      o.lost_distance = float(flags.number(0, 1000, "voxels; 0: lost samples stay lost"));
     else if (flag == "--scheme") {
       o.scheme = flags.value();
       if (o.scheme != "upwind" && o.scheme != "weno5") throw InputError("--scheme: expected upwind or weno5, got '" + o.scheme + "'");
@@ -82,18 +70,15 @@ Options parse(int argc, char** argv) {
       if (o.gradient != "analytic" && o.gradient != "central")
         throw InputError("--gradient: expected analytic or central, got '" + o.gradient + "'");
     } else if (flag == "--weights") {
-      const std::string v = flags.value();
-      o.weight_neighbours = std::atoi(v.c_str());
-      if (o.weight_neighbours < 0 || o.weight_neighbours > 256)
-        throw InputError("--weights: expected neighbours in [0, 256], got '" + v + "'");
+      o.weight_neighbours = flags.integer(0, 256, "neighbours; 0: every sample weighs 1");
     } else if (flag == "--gap-slowdown") {
-      o.gap_slowdown = float(number_in(0, 1e6, "finest-grid voxels in [0, 1e6] (0: unit speed)"));
+      o.gap_slowdown = float(flags.number(0, 1e6, "finest-grid voxels; 0: unit speed"));
     } else if (flag == "--finest-repasses") {
-      o.finest_repasses = int(number_in(0, 8, "a count in [0, 8] (0: the finest level evolved once)", true));
+      o.finest_repasses = flags.integer(0, 8, "0: the finest level evolved once");
     } else if (flag == "--fit-iterations") {
-      o.fit_iterations = int(number_in(0, 100, "a count in [0, 100] (0: no fit to the samples)", true));
+      o.fit_iterations = flags.integer(0, 100, "0: no fit to the samples");
     } else if (flag == "--poisson-depth") {
-      o.poisson_depth = int(number_in(0, 12, "a depth in [0, 12] (0: no Poisson peer)", true));
+      o.poisson_depth = flags.integer(0, 12, "0: no Poisson peer");
     } else if (flag == "--mesh") {
       o.mesh_output = flags.value();
     } else if (flag == "--poisson-normals") {

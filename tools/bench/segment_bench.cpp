@@ -59,11 +59,16 @@ Options parse(int argc, char** argv) {
     const std::string f = flags.flag();
     if (f == "--volume") o.volume = flags.value();
     else if (f == "--seed") o.seeds.push_back(parse_seed(flags.value()));
-    else if (f == "--lower") o.lower = std::stof(flags.value()), o.thresholds = true;
-    else if (f == "--upper") o.upper = std::stof(flags.value());
-    else if (f == "--curvature") o.curvature = std::stof(flags.value());
-    else if (f == "--rms") o.rms = std::stod(flags.value());
-    else if (f == "--cfl") o.cfl = std::stof(flags.value());
+    else if (f == "--lower")
+      o.lower = float(flags.number(-1e9, 1e9, "an intensity")), o.thresholds = true;
+    else if (f == "--upper")
+      o.upper = float(flags.number(-1e9, 1e9, "an intensity"));
+    else if (f == "--curvature")
+      o.curvature = float(flags.number(0, 10, "the curvature weight"));
+    else if (f == "--rms")
+      o.rms = flags.number(0, 1e6, "voxels");
+    else if (f == "--cfl")
+      o.cfl = float(flags.number(0, 1));
     else if (f == "--max-steps") o.max_steps = flags.positive();
     else if (f == "--threads") o.threads = flags.positive();
     else if (f == "--reference") o.reference = flags.value();

@@ -53,19 +53,19 @@ Options parse(int argc, char** argv) {
   Options o;
   for (BenchFlags flags(argc, argv); flags.next();) {
     const std::string flag = flags.flag();
-    auto positive = [&](const std::string& text) {
-      const long v = std::strtol(text.c_str(), nullptr, 10);
-      if (v < 1 || v > 100'000'000) throw InputError("sph: " + flag + ": expected a positive count, got '" + text + "'");
-      return v;
-    };
-    if (flag == "--threads") o.threads = int(positive(flags.value()));
-    else if (flag == "--steps") o.steps = int(positive(flags.value()));
-    else if (flag == "--warmup") o.warmup = int(std::strtol(flags.value().c_str(), nullptr, 10));
-    else if (flag == "--frames") o.frames = int(positive(flags.value()));
+    if (flag == "--threads")
+      o.threads = flags.integer(1, 1024);
+    else if (flag == "--steps")
+      o.steps = flags.integer(1, 1'000'000);
+    else if (flag == "--warmup")
+      o.warmup = flags.integer(0, 1'000'000);
+    else if (flag == "--frames")
+      o.frames = flags.integer(1, 1'000'000);
     else if (flag == "--scene") o.scene = flags.value();
     else if (flag == "--particles") {
       o.counts.clear();
-      for (const std::string& item : split_list(flags.value())) o.counts.push_back(uint32_t(positive(item)));
+      for (const std::string& item : split_list(flags.value()))
+        o.counts.push_back(uint32_t(parse_integer(flag, item, 1, 100'000'000)));
     } else if (flag == "--backends") {
       o.backends.clear();
       for (const std::string& item : split_list(flags.value())) {

@@ -59,13 +59,13 @@ Options parse(int argc, char** argv) {
     else if (flag == "--repeat")
       o.repeat = flags.positive();
     else if (flag == "--levels")
-      o.levels = flags.positive();
+      o.levels = flags.integer(1, 30);
     else if (flag == "--volume")
-      o.volume = uint32_t(flags.positive());
+      o.volume = uint32_t(flags.integer(2, 1024, "voxels along each side"));
     else if (flag == "--size") {
-      const std::string v = flags.value();
-      if (std::sscanf(v.c_str(), "%ux%u", &o.width, &o.height) != 2 || o.width < 2 || o.height < 2)
-        throw InputError("--size: expected WxH like 1920x1080, got '" + v + "'");
+      const ImageSize size = parse_image_size(flag, flags.value(), 2, 16384);
+      o.width = size.width;
+      o.height = size.height;
     } else if (flag == "--wavelets") {
       o.wavelets = split_list(flags.value());
       for (const auto& w : o.wavelets) parse_wavelet(w);

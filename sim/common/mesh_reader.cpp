@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -269,8 +270,13 @@ TriangleMesh read_obj(const std::filesystem::path& file) {
     } else if (tag == "f") {
       corners.clear();
       for (std::string corner; words >> corner;) {
-        const long index = std::strtol(corner.c_str(), nullptr, 10);  // "7/2/3" -> 7
-        if (index == 0) fail(file, "line " + std::to_string(line_number) + ": bad face index '" + corner + "'");
+        // The vertex index is what precedes the first slash ("7/2/3" -> 7), read whole.
+        const char* first = corner.data();
+        const char* last = first + std::min(corner.size(), corner.find('/'));
+        int64_t index = 0;
+        const auto [end, error] = std::from_chars(first, last, index);
+        if (error != std::errc() || end != last || index == 0)
+          fail(file, "line " + std::to_string(line_number) + ": bad face index '" + corner + "'");
         // OBJ counts from 1; negative indices count back from the last vertex.
         corners.push_back(index > 0 ? index - 1 : int64_t(mesh.vertices.size()) + index);
       }

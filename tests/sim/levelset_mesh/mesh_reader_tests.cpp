@@ -66,6 +66,9 @@ TEST_CASE("bad mesh files name the file and the problem", "[mesh][io][input]") {
   CHECK_THROWS_WITH(read_mesh(temp_file("i.ply", std::string(kAsciiHeader) + "0 0 0 1\n1 0 0 1\n0 1 0 1\n0 0 1 1\n3 0 1 9\n3 0 2 3\n")),
                     Contains("i.ply") && Contains("face 0 refers to vertex 9 of 4"));
   CHECK_THROWS_WITH(read_mesh(temp_file("n.obj", "v 0 nan 0\n")), Contains("n.obj") && Contains("line 1"));
+  for (const char* corner : {"3x", "2.5", "1e1", "x/1", "/1"})
+    CHECK_THROWS_WITH(read_mesh(temp_file("b.obj", std::string("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 ") + corner + "\n")),
+                      Contains("b.obj") && Contains("line 4") && Contains("bad face index"));
   CHECK_THROWS_WITH(read_mesh(temp_file("m.ply", "plx\n")), Contains("not a PLY file"));
   CHECK_THROWS_WITH(read_mesh(temp_file("f.ply", "ply\nformat binary_middle_endian 1.0\nend_header\n")),
                     Contains("unsupported PLY format"));

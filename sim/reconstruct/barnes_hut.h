@@ -68,16 +68,22 @@ class BarnesHut {
   const PotentialParams& params() const { return params_; }
 
  private:
-  // Algorithm 4's add_pot for each point x[i] whose bit i is set in `mask`: accumulates node n
-  // into P[i] when it is far from x[i], a leaf or at the depth limit; returns the mask of the
-  // points that must open it instead.
+  // A walking group's points and sums, lane by lane (barnes_hut.cpp).
+  struct Group;
+
+  // Algorithm 4's add_pot for each point i whose bit is set in `mask`: accumulates node n into
+  // its sums when it is far from the point, a leaf or at the depth limit; returns the mask of
+  // the points that must open it instead.
   template <bool kGradient>
-  uint64_t add_pot(uint32_t n, const glm::vec3* x, uint64_t mask, PotentialSample* P) const;
-  double kernel(float distance2) const;
+  uint64_t add_pot(uint32_t n, Group& group, uint64_t mask) const;
+  // d^(1-p) from d² = |x - c|² + ε².
+  double kernel(double d2) const;
   // The stackless walk of `count` points (0 visits nothing); returns the nodes visited, summed
   // over the points.
   template <bool kGradient>
-  uint64_t walk(const glm::vec3* x, int count, PotentialSample* P) const;
+  uint64_t walk(Group& group, int count) const;
+  // The group of the points x (at most kGroupSize), its sums zero.
+  static Group group_of(std::span<const glm::vec3> x);
   // std::invalid_argument unless 0 <= points <= kGroupSize and results == points.
   static void check_group(size_t points, size_t results);
 

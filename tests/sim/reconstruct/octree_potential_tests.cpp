@@ -63,7 +63,7 @@ TEST_CASE("octree: counts add up, children are consecutive siblings, leaves hold
   CHECK(tree.merged_leaves() >= 50);  // each duplicate shares a depth-D leaf with its original
 }
 
-TEST_CASE("Barnes-Hut: theta 0 is the direct sum, theta 0.5 is within 3%, the depth limit only coarsens",
+TEST_CASE("Barnes-Hut: theta 0 is the direct sum (p = 3 and 4), theta 0.5 is within 3%, the depth limit only coarsens",
           "[reconstruct]") {
   const std::vector<glm::vec3> points = cloud();
   const PointOctree tree(points, 7);
@@ -78,6 +78,10 @@ TEST_CASE("Barnes-Hut: theta 0 is the direct sum, theta 0.5 is within 3%, the de
     PotentialParams approx = exact;
     approx.theta = 0.5f;
     CHECK(BarnesHut(tree, approx).potential(x) == Approx(direct).epsilon(3e-2));
+    PotentialParams steeper = exact;  // an exponent other than the paper's takes the pow
+    steeper.p = 4.0f;
+    REQUIRE(BarnesHut(tree, steeper).potential(x) ==
+            Approx(BarnesHut::direct_potential(points, x, steeper)).epsilon(1e-5));
   }
   // Level-4 cells are 8 units: 20 units away, a walk stopped at depth 4 is still close.
   PotentialParams coarse;

@@ -55,9 +55,11 @@ const std::filesystem::path& scratch_dir() {
   static const std::filesystem::path dir = [] {
     std::string pattern = (std::filesystem::temp_directory_path() / "meniscus-fuzz-XXXXXX").string();
     if (!mkdtemp(pattern.data())) finding("cannot create a scratch folder");
-    std::atexit(write_counts);
     return std::filesystem::path(pattern);
   }();
+  // Registered once `dir` is built, so at exit it runs before `dir` is destroyed (the reverse
+  // order) and can still remove the folder.
+  [[maybe_unused]] static const int at_exit = std::atexit(write_counts);
   return dir;
 }
 

@@ -1,20 +1,24 @@
 // SortedTileList::manage(): the tile-management step in the paper's passes (Jalba et al. 2013,
 // §3.3.5, Fig. 5), run over chunks of the list on TBB threads:
-//   count_tiles   per chunk, walk the dilated list (Algorithm 2) and count the tiles to create,
-//                 remove and keep;
+//   count_tiles   per chunk, walk the dilated list (Algorithm 2), count the tiles to create,
+//                 remove and keep, and record each decision;
 //   prefix_sum    the counts become each chunk's offsets into the new active list, the free
 //                 stack (creations) and the list of freed ids (removals);
 //   stat_cpu      the totals make the 16-byte status record; the pool grows here, once, if the
 //                 free stack holds fewer ids than the creations need;
 //   get_index     each chunk's creations take ids from the top of the free stack at its offset;
-//   update_tiles  per chunk, the same walk writes the new list in place, initialises new tiles
-//                 and collects freed ids.
+//   update_tiles  per chunk, the recorded decisions write the new list in place, initialise new
+//                 tiles and collect freed ids.
+// The GPU walks twice, once to count and once to write, as it has no room to keep what the first
+// walk found; on the CPU the walk is the costly part and its decisions are small, so they are
+// kept and replayed.
 // The new list comes out sorted with no sort, and the ids are those of one sequential pass (the
 // k-th creation in key order pops the k-th id off the stack; freed ids are pushed afterwards in
 // key order), so the result does not depend on the number of threads or chunks.
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "sim/levelset/dilated_walk.h"
@@ -42,6 +46,19 @@ struct ChunkCounts {
   uint32_t created = 0, removed = 0, kept = 0;
 };
 
+// What one chunk's walk decided, in key order: each kept or removed tile's id, and each
+// creation's neighbours in the old list (by direction, UINT32_MAX where none).
+struct ChunkDecisions {
+  struct Decision {
+    TileKey key;
+    uint32_t id;  // kKeep, kRemove: the tile's; kCreate: its position in `neighbours`
+    Fate fate;
+  };
+  std::vector<Decision> decisions;
+  std::vector<std::array<uint32_t, 26>> neighbours;
+  ChunkCounts counts;
+};
+
 // Where a chunk's output starts: its first creation's depth below the top of the free stack,
 // its first freed id's slot, its first entry's position in the new list.
 struct ChunkOffsets {
@@ -64,18 +81,33 @@ TileStatus SortedTileList::manage() {
   for (size_t u = 0; u <= chunks; ++u) bounds[u] = u * active_.size() / chunks;
 
   // count_tiles
-  std::vector<ChunkCounts> counts(chunks);
+  std::vector<ChunkDecisions> chunk(chunks);
   tbb::parallel_for(size_t(0), chunks, [&](size_t u) {
     DilatedWalk walk = walk_chunk(active_, bounds, u);
     DilatedCandidate c;
-    ChunkCounts& n = counts[u];
+    ChunkDecisions& out = chunk[u];
     while (walk.next(c)) {
-      switch (fate_of(c, active_, activity_)) {
-        case Fate::kKeep: ++n.kept; break;
-        case Fate::kRemove: ++n.removed; break;
-        case Fate::kCreate: ++n.created; break;
-        case Fate::kNone: break;
+      const Fate fate = fate_of(c, active_, activity_);
+      switch (fate) {
+        case Fate::kKeep:
+          ++out.counts.kept;
+          break;
+        case Fate::kRemove:
+          ++out.counts.removed;
+          break;
+        case Fate::kCreate: {
+          // A new tile reads only its neighbours in the old list: head h matched the tile at
+          // key - offset[h], direction 25 - h.
+          std::array<uint32_t, 26>& ids = out.neighbours.emplace_back();
+          for (int h = 0; h < 26; ++h) ids[25 - h] = c.match & (1u << h) ? active_[c.source[h]].id : UINT32_MAX;
+          ++out.counts.created;
+          out.decisions.push_back({c.key, uint32_t(out.neighbours.size() - 1), fate});
+          continue;
+        }
+        case Fate::kNone:
+          continue;
       }
+      out.decisions.push_back({c.key, active_[c.source[26]].id, fate});
     }
   });
 
@@ -84,9 +116,9 @@ TileStatus SortedTileList::manage() {
   TileStatus status;
   for (size_t u = 0; u < chunks; ++u) {
     offsets[u] = {status.added, status.removed, status.added + status.kept};
-    status.added += counts[u].created;
-    status.removed += counts[u].removed;
-    status.kept += counts[u].kept;
+    status.added += chunk[u].counts.created;
+    status.removed += chunk[u].counts.removed;
+    status.kept += chunk[u].counts.kept;
   }
   if (free_.size() < status.added) {
     // New slots go to the bottom of the stack: the ids already free are handed out first, as
@@ -107,27 +139,25 @@ TileStatus SortedTileList::manage() {
   std::vector<TileEntry> next(size_t(status.added) + status.kept);
   std::vector<uint32_t> freed(status.removed);
   tbb::parallel_for(size_t(0), chunks, [&](size_t u) {
-    DilatedWalk walk = walk_chunk(active_, bounds, u);
-    DilatedCandidate c;
     uint32_t created = offsets[u].stack, removed = offsets[u].freed, out = offsets[u].list;
-    while (walk.next(c)) {
-      switch (fate_of(c, active_, activity_)) {
-        case Fate::kKeep: next[out++] = {c.key, active_[c.source[26]].id}; break;
-        case Fate::kRemove: freed[removed++] = active_[c.source[26]].id; break;
+    for (const ChunkDecisions::Decision& d : chunk[u].decisions) {
+      switch (d.fate) {
+        case Fate::kKeep:
+          next[out++] = {d.key, d.id};
+          break;
+        case Fate::kRemove:
+          freed[removed++] = d.id;
+          break;
         case Fate::kCreate: {
-          // A new tile reads only its neighbours in the old list, which this pass never
-          // writes, and writes only its own slot: chunks cannot race. The walk's matches are
-          // those neighbours: head h matched the tile at key - offset[h], direction 25 - h.
+          // It writes only its own slot, and the old list is never written here: chunks cannot race.
           const uint32_t id = free_[stack_top - 1 - created++];
-          uint32_t neighbour_ids[26];
-          for (int h = 0; h < 26; ++h)
-            neighbour_ids[25 - h] = c.match & (1u << h) ? active_[c.source[h]].id : UINT32_MAX;
-          fill_new_tile(id, neighbour_ids);
+          fill_new_tile(id, chunk[u].neighbours[d.id].data());
           update_flags(id);
-          next[out++] = {c.key, id};
+          next[out++] = {d.key, id};
           break;
         }
-        case Fate::kNone: break;
+        case Fate::kNone:
+          break;
       }
     }
   });

@@ -1,7 +1,5 @@
 #include "engine/app/cli.h"
 
-#include "engine/app/spelling.h"
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -9,7 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/app/spelling.h"
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 
 namespace meniscus {
 namespace {
@@ -190,8 +190,11 @@ float parse_number(std::string_view flag, const std::string& text, float min, fl
   char* end = nullptr;
   const float v = std::strtof(text.c_str(), &end);
   if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < min || v > max)
-    throw InputError(std::string(flag) + ": expected a number in [" + std::to_string(min) + ", " + std::to_string(max) +
-                     "], got '" + text + "'");
+    throw InputError(std::string(flag) + ": expected " +
+                     (min <= -1e30f && max >= 1e30f
+                          ? std::string("a finite number")
+                          : "a number in [" + limits::number_text(min) + ", " + limits::number_text(max) + "]") +
+                     ", got '" + text + "'");
   return v;
 }
 
@@ -346,8 +349,8 @@ void parse_segment(Args& args, Command& command) {
   if (o.steps && o.tile_age)
     throw InputError("meniscus segment: --tile-age is a convergence rule; --steps N runs a fixed number of steps");
   if (!(*o.lower < *o.upper))
-    throw InputError("meniscus segment: --lower (" + std::to_string(*o.lower) + ") must be below --upper (" +
-                     std::to_string(*o.upper) + ")");
+    throw InputError("meniscus segment: --lower (" + limits::number_text(*o.lower) + ") must be below --upper (" +
+                     limits::number_text(*o.upper) + ")");
   if (o.seeds.empty() && o.seeds_mm.empty() && !o.init_mask)
     throw InputError("meniscus segment: give at least one --seed i,j,k[,r], --seed-mm x,y,z[,r] or --init-mask LO,HI");
   if (o.output.empty()) throw InputError("meniscus segment: -o out.nrrd|out.vdb|out.ply is required");

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 #include "sim/levelset/dense_sampling.h"
 
 namespace meniscus::sim::levelset {
@@ -14,8 +15,8 @@ void check_segmentation_params(const SegmentationParams& p, const std::string& w
   if (!std::isfinite(p.lower)) throw InputError(what + ": --lower must be a finite number");
   if (!std::isfinite(p.upper)) throw InputError(what + ": --upper must be a finite number");
   if (!(p.lower < p.upper))
-    throw InputError(what + ": --lower (" + std::to_string(p.lower) + ") must be below --upper (" +
-                     std::to_string(p.upper) + ")");
+    throw InputError(what + ": --lower (" + limits::number_text(p.lower) + ") must be below --upper (" +
+                     limits::number_text(p.upper) + ")");
   if (!(p.curvature >= 0.0f && p.curvature < 1.0f))
     throw InputError(what + ": --curvature must be in [0, 1) (the fraction of curvature flow; 1 leaves no data term)");
   if (!(p.cfl > 0.0f && p.cfl <= 1.0f)) throw InputError(what + ": cfl must be in (0, 1]");

@@ -91,7 +91,7 @@ nii "$tmp/cut.nii.gz" 3 1 16 32 "$ones" 10
 seg() { expect 2 "$1" segment "${@:2}" -o "$tmp/x.nrrd"; }
 seg "--seed 5,0,0 lies outside the volume (2 x 2 x 2 samples)" "$tmp/ok.nii" --seed 5,0,0 --lower 0 --upper 2
 seg "--seed-mm 0,0,-3 lies outside the volume" "$tmp/ok.nii" --seed-mm 0,0,-3 --lower 0 --upper 2
-seg "--lower (2.000000) must be below --upper (2.000000)" "$tmp/ok.nii" --seed 0,0,0 --lower 2 --upper 2
+seg "--lower (2) must be below --upper (2)" "$tmp/ok.nii" --seed 0,0,0 --lower 2 --upper 2
 seg "nan.nii: sample 0 is not a finite number" "$tmp/nan.nii" --seed 0,0,0 --lower 0 --upper 2
 seg "four.nii: field 'dim[4]'" "$tmp/four.nii" --seed 0,0,0 --lower 0 --upper 2
 seg "rgb.nii: field 'datatype': 128 is not supported" "$tmp/rgb.nii" --seed 0,0,0 --lower 0 --upper 2

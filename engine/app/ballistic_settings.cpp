@@ -15,7 +15,7 @@ sim::BallisticParams read_ballistic_settings(const ParamTable& t, const Scene& s
   p.emitter_radius = float(t.number("emitter_radius", p.emitter_radius, 0.0, 1e6));
   p.speed_min = float(t.number("speed_min", p.speed_min, 0.0, 1e5));
   p.speed_max = float(t.number("speed_max", p.speed_max, 0.0, 1e5));
-  if (p.speed_max < p.speed_min) t.fail("speed_max", "must be >= speed_min (" + std::to_string(p.speed_min) + ")");
+  if (p.speed_max < p.speed_min) t.fail("speed_max", "must be >= speed_min (" + limits::number_text(p.speed_min) + ")");
   p.spread_degrees = float(t.number("spread_degrees", p.spread_degrees, 0.0, 180.0));
   read_vec3(t, "gravity", p.gravity);
   p.restitution = float(t.number("restitution", p.restitution, 0.0, 1.0));

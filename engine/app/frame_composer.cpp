@@ -5,9 +5,10 @@
 #include <cmath>
 
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 #include "engine/interop/shared_buffer.h"
-#include "sim/levelset/cube_records.h"
 #include "sim/histopyramid/volume_io.h"
+#include "sim/levelset/cube_records.h"
 
 namespace meniscus {
 namespace {
@@ -44,8 +45,9 @@ FrameComposer::FrameComposer(const Context& context, const Scene& scene, StageSe
       const float gamma = level_set.gamma();
       for (const passes::SurfaceLayer& layer : surface->settings.layers)
         if (!(std::abs(layer.iso) < gamma))
-          scene.pass("surface").fail("layer", "layer \"" + layer.name + "\": a level set's iso value must lie inside its band (-" +
-                                                  std::to_string(gamma) + ", " + std::to_string(gamma) + ")");
+          scene.pass("surface").fail("layer", "layer \"" + layer.name +
+                                                  "\": a level set's iso value must lie inside its band (-" +
+                                                  limits::number_text(gamma) + ", " + limits::number_text(gamma) + ")");
       const passes::SurfaceSettings settings =
           facts[*surface->stage].input ? in_world_units(surface->settings, level_set.box()) : surface->settings;
       surface_ = std::make_unique<passes::SurfacePass>(context, level_set.box(), settings,

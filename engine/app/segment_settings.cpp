@@ -1,6 +1,7 @@
 #include "engine/app/segment_settings.h"
 
 #include "engine/app/data_path.h"
+#include "engine/core/input_limits.h"
 
 namespace meniscus {
 
@@ -10,7 +11,7 @@ sim::levelset::SegmentationStageParams read_segment_settings(const ParamTable& t
   auto& p = s.segmentation;
   p.lower = float(t.required_number("lower"));
   p.upper = float(t.required_number("upper"));
-  if (!(p.lower < p.upper)) t.fail("upper", "must be above lower (" + std::to_string(p.lower) + ")");
+  if (!(p.lower < p.upper)) t.fail("upper", "must be above lower (" + limits::number_text(p.lower) + ")");
   p.curvature = float(t.number("curvature", p.curvature, 0.0, 0.95));
   p.term = t.string("data_term", "linear", {"linear", "tanh"}) == "tanh" ? sim::levelset::DataTerm::kTanh
                                                                        : sim::levelset::DataTerm::kLinear;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 
 namespace meniscus {
 namespace {
@@ -39,7 +40,7 @@ sim::SphParams read_sph_settings(const ParamTable& t) {
   p.cfl = float(t.number("cfl", p.cfl, 1e-3, 1.0));
   p.max_dt = float(t.number("max_dt", p.max_dt, 1e-7, 1.0));
   p.min_dt = float(t.number("min_dt", p.min_dt, 1e-9, 1.0));
-  if (p.min_dt > p.max_dt) t.fail("min_dt", "must be <= max_dt (" + std::to_string(p.max_dt) + ")");
+  if (p.min_dt > p.max_dt) t.fail("min_dt", "must be <= max_dt (" + limits::number_text(p.max_dt) + ")");
   p.fixed_dt = float(t.number("fixed_dt", p.fixed_dt, 1e-7, 1.0));
   p.density_tolerance = float(t.number("density_tolerance", p.density_tolerance, 1e-7, 0.1));
   p.divergence_tolerance = float(t.number("divergence_tolerance", p.divergence_tolerance, 1e-7, 1.0));

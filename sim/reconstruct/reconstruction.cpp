@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 #include "engine/profile/cpu_timer.h"
 #include "sim/kdtree/knn.h"
 #include "sim/levelset/evolution.h"
@@ -83,39 +84,39 @@ void check_params(const ReconstructionParams& p, const char* what) {
     throw InputError(std::string(what) + ": weight neighbours must be in [0, 256], got " + std::to_string(p.weight_neighbours));
   if (!(p.settled_fraction >= 0.0f && p.settled_fraction < 1.0f))
     throw InputError(std::string(what) + ": settled fraction must be in [0, 1), got " +
-                     std::to_string(p.settled_fraction));
+                     limits::number_text(p.settled_fraction));
   if (p.speck_voxels < 0 || p.speck_voxels > (1 << 20))
     throw InputError(std::string(what) + ": speck voxels must be in [0, 2^20], got " + std::to_string(p.speck_voxels));
   if (!(p.hold_margin >= 0.0f && p.hold_margin <= 1.0f))
     throw InputError(std::string(what) + ": hold margin must be in [0, 1] voxels, got " +
-                     std::to_string(p.hold_margin));
+                     limits::number_text(p.hold_margin));
   if (!(p.gap_slowdown >= 0.0f && p.gap_slowdown <= 1e6f))
     throw InputError(std::string(what) + ": gap slowdown must be in [0, 1e6] voxels, got " +
-                     std::to_string(p.gap_slowdown));
+                     limits::number_text(p.gap_slowdown));
   if (p.fit.iterations < 0 || p.fit.iterations > 100)
     throw InputError(std::string(what) + ": fit iterations must be in [0, 100], got " +
                      std::to_string(p.fit.iterations));
   if (!(p.fit.reach >= 0.0f && p.fit.reach < p.gamma))
-    throw InputError(std::string(what) + ": fit reach must be in [0, gamma = " + std::to_string(p.gamma) +
-                     ") voxels, got " + std::to_string(p.fit.reach));
+    throw InputError(std::string(what) + ": fit reach must be in [0, gamma = " + limits::number_text(p.gamma) +
+                     ") voxels, got " + limits::number_text(p.fit.reach));
   if (!(p.fit.radius >= 0.5f && p.fit.radius <= 8.0f))
     throw InputError(std::string(what) + ": fit radius must be in [0.5, 8] voxels, got " +
-                     std::to_string(p.fit.radius));
+                     limits::number_text(p.fit.radius));
   if (!(p.fit.weight_floor > 0.0f && p.fit.weight_floor <= 1000.0f))
     throw InputError(std::string(what) + ": fit weight floor must be in (0, 1000], got " +
-                     std::to_string(p.fit.weight_floor));
+                     limits::number_text(p.fit.weight_floor));
   if (!(p.lost_distance >= 0.0f && p.lost_distance <= 1000.0f))
     throw InputError(std::string(what) + ": lost distance must be in [0, 1000] voxels, got " +
-                     std::to_string(p.lost_distance));
+                     limits::number_text(p.lost_distance));
   // A ball around a sample on the cube's low face must stay within the margin below it, which
   // is one tile at level d and so two at the first level that reseeds.
   const float most = 2.0f * float(levelset::kTileSide) - p.gamma - 1.0f;
   if (!(p.reseed_radius > 0.0f && p.reseed_radius <= most))
-    throw InputError(std::string(what) + ": reseed radius must be in (0, " + std::to_string(most) + "] voxels, got " +
-                     std::to_string(p.reseed_radius));
+    throw InputError(std::string(what) + ": reseed radius must be in (0, " + limits::number_text(most) +
+                     "] voxels, got " + limits::number_text(p.reseed_radius));
   if (!(p.cavity_radius >= 0.0f && p.cavity_radius <= most))
-    throw InputError(std::string(what) + ": cavity radius must be in [0, " + std::to_string(most) + "] voxels, got " +
-                     std::to_string(p.cavity_radius));
+    throw InputError(std::string(what) + ": cavity radius must be in [0, " + limits::number_text(most) +
+                     "] voxels, got " + limits::number_text(p.cavity_radius));
   if (p.finest_repasses < 0 || p.finest_repasses > 8)
     throw InputError(std::string(what) + ": finest repasses must be in [0, 8], got " +
                      std::to_string(p.finest_repasses));

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -84,8 +83,6 @@ double BenchFlags::number(double lo, double hi, const char* note) {
   const std::string name = flag();
   return parse_number(name, value(), lo, hi, note);
 }
-
-int BenchFlags::positive() { return integer(1, std::numeric_limits<int>::max()); }
 
 double upper_median(std::vector<double> values) {
   if (values.empty()) return 0.0;

@@ -41,8 +41,6 @@ class BenchFlags {
   std::string value();
   int integer(int lo, int hi, const char* note = nullptr);
   double number(double lo, double hi, const char* note = nullptr);
-  // integer(1, INT_MAX): counts whose upper bound the benchmark itself checks.
-  int positive();
 
  private:
   int argc_;

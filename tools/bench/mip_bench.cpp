@@ -72,9 +72,9 @@ Options parse(int argc, char** argv) {
     else if (flag == "--volume")
       o.volume = flags.value();
     else if (flag == "--threads")
-      o.threads = flags.positive();
+      o.threads = flags.integer(1, 1024);
     else if (flag == "--repeat")
-      o.repeat = flags.positive();
+      o.repeat = flags.integer(1, 1000);
     else if (flag == "--device")
       o.device = flags.value();
     else if (flag == "--check")

@@ -68,9 +68,11 @@ Options parse(int argc, char** argv) {
     else if (f == "--rms")
       o.rms = flags.number(0, 1e6, "voxels");
     else if (f == "--cfl")
-      o.cfl = float(flags.number(0, 1));
-    else if (f == "--max-steps") o.max_steps = flags.positive();
-    else if (f == "--threads") o.threads = flags.positive();
+      o.cfl = float(flags.number(0.001, 1));
+    else if (f == "--max-steps")
+      o.max_steps = flags.integer(1, 10'000'000);
+    else if (f == "--threads")
+      o.threads = flags.integer(1, 1024);
     else if (f == "--reference") o.reference = flags.value();
     else if (f == "--itk") {
       const std::string which = flags.value();

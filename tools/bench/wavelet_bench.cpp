@@ -55,9 +55,9 @@ Options parse(int argc, char** argv) {
   for (BenchFlags flags(argc, argv); flags.next();) {
     const std::string flag = flags.flag();
     if (flag == "--threads")
-      o.threads = flags.positive();
+      o.threads = flags.integer(1, 1024);
     else if (flag == "--repeat")
-      o.repeat = flags.positive();
+      o.repeat = flags.integer(1, 1000);
     else if (flag == "--levels")
       o.levels = flags.integer(1, 30);
     else if (flag == "--volume")

@@ -106,7 +106,7 @@ TEST_CASE("imported resources start from their external state", "[graph][barrier
 TEST_CASE("read after read in the same layout needs no barrier", "[graph][barriers]") {
   FrameGraph graph;
   ImageHandle out = graph.import_image("output.image", external_color(Access::None, Access::Present));
-  ImageHandle color, a, b2;
+  ImageHandle color, a;
   graph.add_pass("scene.draw", [&](PassBuilder& b) {
     color = b.write(b.create_image("scene.color", color_desc()), Access::ColorAttachmentWrite);
     return no_commands();

@@ -1,14 +1,12 @@
 #include "engine/app/cli.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
 #include <string_view>
 #include <vector>
 
 #include "engine/app/spelling.h"
 #include "engine/core/error.h"
+#include "engine/core/flag_values.h"
 #include "engine/core/input_limits.h"
 
 namespace meniscus {
@@ -37,27 +35,25 @@ struct Flag {
   void (*apply)(Options& options, Args& args, std::string_view flag);
 };
 
-uint32_t parse_count(std::string_view flag, const std::string& text, uint32_t min) {
-  uint32_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < min)
-    throw InputError(std::string(flag) + ": expected an integer >= " + std::to_string(min) + ", got '" + text + "'");
-  return value;
+// Frames and steps: a bound that keeps every count in an int, far beyond any run's length.
+constexpr uint32_t kMostSteps = 100'000'000;
+// Levels and resolutions: a grid of 2^13 = 8192 voxels a side is the tile keys' reach.
+constexpr uint32_t kMostDepth = 13, kMostResolution = 1u << kMostDepth;
+
+uint32_t parse_count(std::string_view flag, const std::string& text, uint32_t lo, uint32_t hi,
+                     const char* note = nullptr) {
+  return uint32_t(parse_integer(flag, text, lo, hi, note));
 }
 
-void parse_size(const std::string& text, std::optional<uint32_t>& width, std::optional<uint32_t>& height) {
-  const size_t x = text.find('x');
-  const std::string bad = "--size: expected WxH like 1280x720 (each 16..16384), got '" + text + "'";
-  if (x == std::string::npos) throw InputError(bad);
-  try {
-    const uint32_t w = parse_count("--size", text.substr(0, x), 16);
-    const uint32_t h = parse_count("--size", text.substr(x + 1), 16);
-    if (w > 16384 || h > 16384) throw InputError(bad);
-    width = w;
-    height = h;
-  } catch (const InputError&) {
-    throw InputError(bad);
-  }
+float parse_float(std::string_view flag, const std::string& text, float lo, float hi) {
+  return float(parse_number(flag, text, lo, hi));
+}
+
+void parse_size(std::string_view flag, const std::string& text, std::optional<uint32_t>& width,
+                std::optional<uint32_t>& height) {
+  const ImageSize size = parse_image_size(flag, text, 16, 16384);
+  width = size.width;
+  height = size.height;
 }
 
 // The suffix picks the writer (timing_files.h), so an unknown one is caught before any work.
@@ -85,7 +81,7 @@ std::string parse_sim(const std::string& text) {
 template <typename Options>
 std::vector<Flag<Options>> common_flags() {
   return {
-      {"--size", [](Options& o, Args& a, std::string_view f) { parse_size(a.value(f), o.width, o.height); }},
+      {"--size", [](Options& o, Args& a, std::string_view f) { parse_size(f, a.value(f), o.width, o.height); }},
       {"--timings", [](Options& o, Args& a, std::string_view f) { o.timings.push_back(parse_timings(a.value(f))); }},
       {"--dump-graph", [](Options& o, Args& a, std::string_view f) { o.dump_graph = a.value(f); }},
       {"--sim", [](Options& o, Args& a, std::string_view f) { o.sim = parse_sim(a.value(f)); }},
@@ -124,7 +120,9 @@ void parse_run(Args& args, Command& command) {
   RunOptions& o = command.run;
   o.scene = take_scene(args, "run");
   auto flags = common_flags<RunOptions>();
-  flags.push_back({"--frames", [](RunOptions& o, Args& a, std::string_view f) { o.frames = parse_count(f, a.value(f), 1); }});
+  flags.push_back({"--frames", [](RunOptions& o, Args& a, std::string_view f) {
+                     o.frames = parse_count(f, a.value(f), 1, kMostSteps);
+                   }});
   parse_flags(args, o, flags, "run");
 }
 
@@ -132,8 +130,12 @@ void parse_capture(Args& args, Command& command) {
   CaptureOptions& o = command.capture;
   o.scene = take_scene(args, "capture");
   auto flags = common_flags<CaptureOptions>();
-  flags.push_back({"--frames", [](CaptureOptions& o, Args& a, std::string_view f) { o.frames = parse_count(f, a.value(f), 1); }});
-  flags.push_back({"--warmup", [](CaptureOptions& o, Args& a, std::string_view f) { o.warmup = parse_count(f, a.value(f), 0); }});
+  flags.push_back({"--frames", [](CaptureOptions& o, Args& a, std::string_view f) {
+                     o.frames = parse_count(f, a.value(f), 1, kMostSteps);
+                   }});
+  flags.push_back({"--warmup", [](CaptureOptions& o, Args& a, std::string_view f) {
+                     o.warmup = parse_count(f, a.value(f), 0, kMostSteps);
+                   }});
   flags.push_back({"--png", [](CaptureOptions& o, Args& a, std::string_view f) { o.png = a.value(f); }});
   flags.push_back({"--export-mesh", [](CaptureOptions& o, Args& a, std::string_view f) {
                      o.export_mesh = a.value(f);
@@ -158,15 +160,7 @@ void parse_mesh(Args& args, Command& command) {
   if (args.done()) throw InputError("meniscus mesh: missing volume (a .nrrd/.nhdr/.vtk file, a .vdb level set, or e.g. cayley:128)");
   o.volume = args.take();
   const std::vector<Flag<MeshOptions>> flags = {
-      {"--iso",
-       [](MeshOptions& o, Args& a, std::string_view f) {
-         const std::string text = a.value(f);
-         char* end = nullptr;
-         const float iso = std::strtof(text.c_str(), &end);
-         if (end == text.c_str() || *end != '\0' || !std::isfinite(iso))
-           throw InputError("--iso: expected a finite number, got '" + text + "'");
-         o.iso = iso;
-       }},
+      {"--iso", [](MeshOptions& o, Args& a, std::string_view f) { o.iso = parse_float(f, a.value(f), -1e30f, 1e30f); }},
       {"-o", [](MeshOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
       {"--output", [](MeshOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
       {"--sim",
@@ -186,18 +180,6 @@ void parse_mesh(Args& args, Command& command) {
     throw InputError("-o: expected a .ply or .obj file, got '" + o.output.string() + "'");
 }
 
-float parse_number(std::string_view flag, const std::string& text, float min, float max) {
-  char* end = nullptr;
-  const float v = std::strtof(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < min || v > max)
-    throw InputError(std::string(flag) + ": expected " +
-                     (min <= -1e30f && max >= 1e30f
-                          ? std::string("a finite number")
-                          : "a number in [" + limits::number_text(min) + ", " + limits::number_text(max) + "]") +
-                     ", got '" + text + "'");
-  return v;
-}
-
 sim::levelset::TilePrecision parse_precision_flag(std::string_view flag, const std::string& value) {
   const auto precision = sim::levelset::parse_precision(value);
   if (!precision) throw InputError(std::string(flag) + ": expected float32 or fixed16, got '" + value + "'");
@@ -212,21 +194,31 @@ void parse_levelset(Args& args, Command& command) {
   const std::vector<Flag<LevelSetOptions>> flags = {
       {"-o", [](LevelSetOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
       {"--output", [](LevelSetOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
-      {"--resolution", [](LevelSetOptions& o, Args& a, std::string_view f) { o.resolution = parse_count(f, a.value(f), 8); }},
-      {"--iso", [](LevelSetOptions& o, Args& a, std::string_view f) { o.iso = parse_number(f, a.value(f), -1e30f, 1e30f); }},
-      {"--mcf", [](LevelSetOptions& o, Args& a, std::string_view f) { o.mcf = parse_number(f, a.value(f), 0.0f, 1e3f); }},
-      {"--speed", [](LevelSetOptions& o, Args& a, std::string_view f) { o.speed = parse_number(f, a.value(f), -1e3f, 1e3f); }},
+      {"--resolution",
+       [](LevelSetOptions& o, Args& a, std::string_view f) {
+         o.resolution = parse_count(f, a.value(f), 8, kMostResolution, "voxels");
+       }},
+      {"--iso",
+       [](LevelSetOptions& o, Args& a, std::string_view f) { o.iso = parse_float(f, a.value(f), -1e30f, 1e30f); }},
+      {"--mcf",
+       [](LevelSetOptions& o, Args& a, std::string_view f) { o.mcf = parse_float(f, a.value(f), 0.0f, 1e3f); }},
+      {"--speed",
+       [](LevelSetOptions& o, Args& a, std::string_view f) { o.speed = parse_float(f, a.value(f), -1e3f, 1e3f); }},
       {"--scheme",
        [](LevelSetOptions& o, Args& a, std::string_view f) {
          o.scheme = a.value(f);
          if (o.scheme != "upwind" && o.scheme != "weno5")
            throw InputError("--scheme: expected upwind or weno5, got '" + o.scheme + "'");
        }},
-      {"--precision", [](LevelSetOptions& o, Args& a, std::string_view f) { o.precision = parse_precision_flag(f, a.value(f)); }},
-      {"--steps", [](LevelSetOptions& o, Args& a, std::string_view f) { o.steps = parse_count(f, a.value(f), 0); }},
-      {"--time", [](LevelSetOptions& o, Args& a, std::string_view f) { o.time = parse_number(f, a.value(f), 0.0f, 1e9f); }},
+      {"--precision",
+       [](LevelSetOptions& o, Args& a, std::string_view f) { o.precision = parse_precision_flag(f, a.value(f)); }},
+      {"--steps",
+       [](LevelSetOptions& o, Args& a, std::string_view f) { o.steps = parse_count(f, a.value(f), 0, kMostSteps); }},
+      {"--time",
+       [](LevelSetOptions& o, Args& a, std::string_view f) { o.time = parse_float(f, a.value(f), 0.0f, 1e9f); }},
       {"--until-converged", [](LevelSetOptions& o, Args&, std::string_view) { o.until_converged = true; }},
-      {"--max-steps", [](LevelSetOptions& o, Args& a, std::string_view f) { o.max_steps = parse_count(f, a.value(f), 1); }},
+      {"--max-steps", [](LevelSetOptions& o, Args& a,
+                         std::string_view f) { o.max_steps = parse_count(f, a.value(f), 1, kMostSteps); }},
       {"--sim",
        [](LevelSetOptions& o, Args& a, std::string_view f) {
          o.sim = a.value(f);
@@ -247,16 +239,21 @@ void parse_reconstruct(Args& args, Command& command) {
   const std::vector<Flag<ReconstructOptions>> flags = {
       {"-o", [](ReconstructOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
       {"--output", [](ReconstructOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
-      {"--depth", [](ReconstructOptions& o, Args& a, std::string_view f) { o.depth = int(parse_count(f, a.value(f), 2)); }},
-      {"--start-depth", [](ReconstructOptions& o, Args& a, std::string_view f) { o.start_depth = int(parse_count(f, a.value(f), 2)); }},
-      {"--alpha", [](ReconstructOptions& o, Args& a, std::string_view f) { o.alpha = parse_number(f, a.value(f), 0.0f, 10.0f); }},
-      {"--precision", [](ReconstructOptions& o, Args& a, std::string_view f) { o.precision = parse_precision_flag(f, a.value(f)); }},
+      {"--depth", [](ReconstructOptions& o, Args& a,
+                     std::string_view f) { o.depth = int(parse_count(f, a.value(f), 2, kMostDepth, "a level")); }},
+      {"--start-depth",
+       [](ReconstructOptions& o, Args& a, std::string_view f) {
+         o.start_depth = int(parse_count(f, a.value(f), 2, kMostDepth, "a level"));
+       }},
+      {"--alpha",
+       [](ReconstructOptions& o, Args& a, std::string_view f) { o.alpha = parse_float(f, a.value(f), 0.0f, 10.0f); }},
+      {"--precision",
+       [](ReconstructOptions& o, Args& a, std::string_view f) { o.precision = parse_precision_flag(f, a.value(f)); }},
   };
   parse_flags(args, o, flags, "reconstruct");
   if (o.output.empty()) throw InputError("meniscus reconstruct: -o out.ply|out.vdb is required");
   if (o.output.extension() != ".ply" && o.output.extension() != ".vdb")
     throw InputError("-o: expected a .ply or .vdb file, got '" + o.output.string() + "'");
-  if (o.depth > 13) throw InputError("--depth: at most 13 (8192 voxels, the tile keys' reach), got " + std::to_string(o.depth));
   o.start_depth = std::min(o.start_depth, o.depth);
 }
 
@@ -273,7 +270,8 @@ void parse_wavelet_command(Args& args, Command& command) {
          if (o.wavelet != "haar" && o.wavelet != "5/3" && o.wavelet != "9/7" && o.wavelet != "dd97" && o.wavelet != "dd137")
            throw InputError("--wavelet: expected haar, 5/3, 9/7, dd97 or dd137, got '" + o.wavelet + "'");
        }},
-      {"--levels", [](WaveletOptions& o, Args& a, std::string_view f) { o.levels = int(parse_count(f, a.value(f), 1)); }},
+      {"--levels",
+       [](WaveletOptions& o, Args& a, std::string_view f) { o.levels = int(parse_count(f, a.value(f), 1, 32)); }},
       {"--integer", [](WaveletOptions& o, Args&, std::string_view) { o.integer = true; }},
       {"--sim",
        [](WaveletOptions& o, Args& a, std::string_view f) {
@@ -296,10 +294,10 @@ glm::vec4 parse_seed(std::string_view flag, const std::string& text, float radiu
   const std::string bad = std::string(flag) + ": expected x,y,z or x,y,z,r (r > 0), got '" + text + "'";
   if (parts.size() != 3 && parts.size() != 4) throw InputError(bad);
   glm::vec4 seed(0.0f, 0.0f, 0.0f, radius);
-  for (size_t i = 0; i < parts.size(); ++i) {
-    char* end = nullptr;
-    seed[int(i)] = std::strtof(parts[i].c_str(), &end);
-    if (parts[i].empty() || *end != '\0' || !std::isfinite(seed[int(i)])) throw InputError(bad);
+  try {
+    for (size_t i = 0; i < parts.size(); ++i) seed[int(i)] = parse_float(flag, parts[i], -1e30f, 1e30f);
+  } catch (const InputError&) {
+    throw InputError(bad);  // the whole seed's form, not one coordinate's
   }
   if (!(seed.w > 0.0f)) throw InputError(bad);
   return seed;
@@ -313,31 +311,40 @@ void parse_segment(Args& args, Command& command) {
   const std::vector<F> flags = {
       {"-o", [](SegmentOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
       {"--output", [](SegmentOptions& o, Args& a, std::string_view f) { o.output = a.value(f); }},
-      {"--seed", [](SegmentOptions& o, Args& a, std::string_view f) { o.seeds.push_back(parse_seed(f, a.value(f), 2.0f)); }},
-      {"--seed-mm", [](SegmentOptions& o, Args& a, std::string_view f) { o.seeds_mm.push_back(parse_seed(f, a.value(f), 2.0f)); }},
+      {"--seed",
+       [](SegmentOptions& o, Args& a, std::string_view f) { o.seeds.push_back(parse_seed(f, a.value(f), 2.0f)); }},
+      {"--seed-mm",
+       [](SegmentOptions& o, Args& a, std::string_view f) { o.seeds_mm.push_back(parse_seed(f, a.value(f), 2.0f)); }},
       {"--init-mask",
        [](SegmentOptions& o, Args& a, std::string_view f) {
          const std::string text = a.value(f);
          const size_t comma = text.find(',');
          if (comma == std::string::npos) throw InputError("--init-mask: expected LO,HI, got '" + text + "'");
-         o.init_mask = glm::vec2(parse_number(f, text.substr(0, comma), -1e30f, 1e30f),
-                                 parse_number(f, text.substr(comma + 1), -1e30f, 1e30f));
-         if (!(o.init_mask->x <= o.init_mask->y)) throw InputError("--init-mask: LO must not exceed HI, got '" + text + "'");
+         o.init_mask = glm::vec2(parse_float(f, text.substr(0, comma), -1e30f, 1e30f),
+                                 parse_float(f, text.substr(comma + 1), -1e30f, 1e30f));
+         if (!(o.init_mask->x <= o.init_mask->y))
+           throw InputError("--init-mask: LO must not exceed HI, got '" + text + "'");
        }},
-      {"--lower", [](SegmentOptions& o, Args& a, std::string_view f) { o.lower = parse_number(f, a.value(f), -1e30f, 1e30f); }},
-      {"--upper", [](SegmentOptions& o, Args& a, std::string_view f) { o.upper = parse_number(f, a.value(f), -1e30f, 1e30f); }},
-      {"--curvature", [](SegmentOptions& o, Args& a, std::string_view f) { o.curvature = parse_number(f, a.value(f), 0.0f, 0.99f); }},
+      {"--lower",
+       [](SegmentOptions& o, Args& a, std::string_view f) { o.lower = parse_float(f, a.value(f), -1e30f, 1e30f); }},
+      {"--upper",
+       [](SegmentOptions& o, Args& a, std::string_view f) { o.upper = parse_float(f, a.value(f), -1e30f, 1e30f); }},
+      {"--curvature",
+       [](SegmentOptions& o, Args& a, std::string_view f) { o.curvature = parse_float(f, a.value(f), 0.0f, 0.99f); }},
       {"--data-term",
        [](SegmentOptions& o, Args& a, std::string_view f) {
          o.data_term = a.value(f);
          if (o.data_term != "linear" && o.data_term != "tanh")
            throw InputError("--data-term: expected linear or tanh, got '" + o.data_term + "'");
        }},
-      {"--steps", [](SegmentOptions& o, Args& a, std::string_view f) { o.steps = int(parse_count(f, a.value(f), 0)); }},
+      {"--steps", [](SegmentOptions& o, Args& a,
+                     std::string_view f) { o.steps = int(parse_count(f, a.value(f), 0, kMostSteps)); }},
       {"--until-converged", [](SegmentOptions& o, Args&, std::string_view) { o.steps.reset(); }},
-      {"--rms", [](SegmentOptions& o, Args& a, std::string_view f) { o.rms = parse_number(f, a.value(f), 0.0f, 1e3f); }},
-      {"--tile-age", [](SegmentOptions& o, Args& a, std::string_view f) { o.tile_age = parse_number(f, a.value(f), 0.0f, 1e6f); }},
-      {"--max-steps", [](SegmentOptions& o, Args& a, std::string_view f) { o.max_steps = int(parse_count(f, a.value(f), 1)); }},
+      {"--rms", [](SegmentOptions& o, Args& a, std::string_view f) { o.rms = parse_float(f, a.value(f), 0.0f, 1e3f); }},
+      {"--tile-age",
+       [](SegmentOptions& o, Args& a, std::string_view f) { o.tile_age = parse_float(f, a.value(f), 0.0f, 1e6f); }},
+      {"--max-steps", [](SegmentOptions& o, Args& a,
+                         std::string_view f) { o.max_steps = int(parse_count(f, a.value(f), 1, kMostSteps)); }},
       {"--sim",
        [](SegmentOptions& o, Args& a, std::string_view f) {
          o.sim = a.value(f);

@@ -47,6 +47,7 @@ check "--size" mip --size 100x
 check "--budgets" mip --budgets 0.5,2
 check "--size" fluid --size 1920x1080junk
 check "--lower" segment --lower abc
+check "--seed" segment --seed 1,2,3,nan
 check "--warmup" sph --warmup -1
 check "--particles" sph --particles 10x
 check "--volume" wavelet --volume 100000

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/flag_values.h"  // parse_integer, parse_number, parse_image_size: flags and list items
 #include "engine/profile/json_writer.h"
 
 namespace meniscus::bench {
@@ -18,21 +19,10 @@ namespace meniscus::bench {
 // peers reallocate their outputs every run as we do).
 std::unique_ptr<tbb::global_control> benchmark_environment(int threads);
 
-// A flag's value (or one item of its list) read whole: an integer or a finite number in
-// [lo, hi], or WxH with both sides in [lo, hi]. Anything else (trailing text, NaN, out of range)
-// is InputError "<flag>: expected <what>, got '<text>'"; `note`, when given, follows in
-// parentheses (what the special values mean).
-long long parse_integer(const std::string& flag, const std::string& text, long long lo, long long hi,
-                        const char* note = nullptr);
-double parse_number(const std::string& flag, const std::string& text, double lo, double hi, const char* note = nullptr);
-struct ImageSize {
-  uint32_t width = 0, height = 0;
-};
-ImageSize parse_image_size(const std::string& flag, const std::string& text, uint32_t lo, uint32_t hi);
-
 // A benchmark's command line, flag by flag: `for (BenchFlags flags(argc, argv); flags.next();)`,
 // then flag() names the flag and value() takes its argument (InputError "<flag>: missing value"
-// when there is none); integer() and number() take it as parse_integer and parse_number do.
+// when there is none); integer() and number() read it as parse_integer and parse_number
+// (engine/core/flag_values.h) do.
 class BenchFlags {
  public:
   BenchFlags(int argc, char** argv) : argc_(argc), argv_(argv) {}

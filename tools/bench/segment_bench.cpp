@@ -44,11 +44,10 @@ glm::vec4 parse_seed(const std::string& text) {
   const std::vector<std::string> parts = split_list(text);
   if (parts.size() != 4) throw InputError("--seed: expected i,j,k,r, got '" + text + "'");
   glm::vec4 s;
-  for (int i = 0; i < 4; ++i) {
-    char* end = nullptr;
-    s[i] = std::strtof(parts[size_t(i)].c_str(), &end);
-    if (parts[size_t(i)].empty() || *end != '\0' || !std::isfinite(s[i]))
-      throw InputError("--seed: expected four numbers i,j,k,r, got '" + text + "'");
+  try {
+    for (int i = 0; i < 4; ++i) s[i] = float(parse_number("--seed", parts[size_t(i)], -1e9, 1e9));
+  } catch (const InputError&) {
+    throw InputError("--seed: expected four numbers i,j,k,r, got '" + text + "'");  // the whole seed's form
   }
   return s;
 }

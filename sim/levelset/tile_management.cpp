@@ -42,12 +42,9 @@ Fate fate_of(const DilatedCandidate& c, const std::vector<TileEntry>& active, co
   return requested ? Fate::kCreate : Fate::kNone;
 }
 
-struct ChunkCounts {
-  uint32_t created = 0, removed = 0, kept = 0;
-};
-
 // What one chunk's walk decided, in key order: each kept or removed tile's id, and each
-// creation's neighbours in the old list (by direction, UINT32_MAX where none).
+// creation's neighbours in the old list (by direction, UINT32_MAX where none), one entry per
+// creation, so their count is the chunk's creations.
 struct ChunkDecisions {
   struct Decision {
     TileKey key;
@@ -56,7 +53,8 @@ struct ChunkDecisions {
   };
   std::vector<Decision> decisions;
   std::vector<std::array<uint32_t, 26>> neighbours;
-  ChunkCounts counts;
+  uint32_t removed = 0, kept = 0;
+  uint32_t created() const { return uint32_t(neighbours.size()); }
 };
 
 // Where a chunk's output starts: its first creation's depth below the top of the free stack,
@@ -90,17 +88,16 @@ TileStatus SortedTileList::manage() {
       const Fate fate = fate_of(c, active_, activity_);
       switch (fate) {
         case Fate::kKeep:
-          ++out.counts.kept;
+          ++out.kept;
           break;
         case Fate::kRemove:
-          ++out.counts.removed;
+          ++out.removed;
           break;
         case Fate::kCreate: {
           // A new tile reads only its neighbours in the old list: head h matched the tile at
           // key - offset[h], direction 25 - h.
           std::array<uint32_t, 26>& ids = out.neighbours.emplace_back();
           for (int h = 0; h < 26; ++h) ids[25 - h] = c.match & (1u << h) ? active_[c.source[h]].id : UINT32_MAX;
-          ++out.counts.created;
           out.decisions.push_back({c.key, uint32_t(out.neighbours.size() - 1), fate});
           continue;
         }
@@ -116,9 +113,9 @@ TileStatus SortedTileList::manage() {
   TileStatus status;
   for (size_t u = 0; u < chunks; ++u) {
     offsets[u] = {status.added, status.removed, status.added + status.kept};
-    status.added += chunk[u].counts.created;
-    status.removed += chunk[u].counts.removed;
-    status.kept += chunk[u].counts.kept;
+    status.added += chunk[u].created();
+    status.removed += chunk[u].removed;
+    status.kept += chunk[u].kept;
   }
   if (free_.size() < status.added) {
     // New slots go to the bottom of the stack: the ids already free are handed out first, as

@@ -50,6 +50,10 @@ struct SphSink {
 struct SphParams {
   float particle_radius = 0.01f;  // lattice spacing is twice this; the kernel support four times
   float rest_density = 1000.0f;
+  // A particle's volume (mass / rest_density) as a fraction of diameter^3; 0: the filling
+  // lattice's own, so a fill starts exactly at rest density. SPlisHSPlasH's fixed choice is 0.8,
+  // which starts a lattice 20% below rest density: it falls loose until it packs 25% denser.
+  float particle_volume = 0.0f;
   // Kinematic viscosity (m^2/s) of the fluid, and of the fluid against solids (wall friction),
   // both with the SPH Laplacian of Monaghan (2005) as in SPlisHSPlasH's "standard" model.
   float viscosity = 1e-5f;

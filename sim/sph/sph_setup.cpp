@@ -37,7 +37,8 @@ Setup prepare(const SphParams& params) {
   Setup s;
   const float d = params.diameter();
   s.constants.kernel = Kernel::with_support(params.support());
-  s.constants.volume = lattice_volume(s.constants.kernel, d);
+  s.constants.volume =
+      params.particle_volume > 0.0f ? params.particle_volume * d * d * d : lattice_volume(s.constants.kernel, d);
   s.constants.rest_density = params.rest_density;
   s.constants.viscosity = params.viscosity;
   s.constants.boundary_viscosity = params.boundary_viscosity;

@@ -50,6 +50,8 @@ check "--lower" segment --lower abc
 check "--seed" segment --seed 1,2,3,nan
 check "--warmup" sph --warmup -1
 check "--particles" sph --particles 10x
+check "--particle-volume" sph --particle-volume 0.3
+check "--particle-volume" sph --particle-volume 2
 check "--volume" wavelet --volume 100000
 check "--traversal-cost" kdtree --traversal-cost inf
 check "--grid" raytrace --grid 0

@@ -8,6 +8,9 @@
 //  - splash: a block thrown down at 4 m/s into a shallow pool (violent compression).
 // After a warm-up the timed steps are fixed-size, so every backend and count does the same
 // simulated work; each line has the iterations per step, which is where the cases differ.
+// --particle-volume F sets each particle's volume to F times the spacing cubed (SphParams::
+// particle_volume; SPlisHSPlasH's is 0.8), instead of the lattice's own: the same problem as a
+// peer that fills blocks that way.
 //
 // --scene FILE --frames N instead runs a scene's first SPH stage frame by frame (1/60 s) and
 // prints one line per frame: count, substeps, solver iterations, errors, contacts, time.
@@ -24,6 +27,7 @@
 #include "engine/app/scene.h"
 #include "engine/app/sph_settings.h"
 #include "engine/core/error.h"
+#include "engine/core/input_limits.h"
 #include "engine/profile/cpu_timer.h"
 #include "sim/sph/sph_cuda.h"
 #include "sim/sph/sph_stage.h"
@@ -47,6 +51,7 @@ struct Options {
   std::vector<std::string> cases{std::begin(kCases), std::end(kCases)};
   std::string scene;
   int frames = 60;
+  float particle_volume = 0.0f;  // the lattice's own
 };
 
 Options parse(int argc, char** argv) {
@@ -62,7 +67,13 @@ Options parse(int argc, char** argv) {
     else if (flag == "--frames")
       o.frames = flags.integer(1, 1'000'000);
     else if (flag == "--scene") o.scene = flags.value();
-    else if (flag == "--particles") {
+    else if (flag == "--particle-volume") {
+      const char* note = "0: the lattice's own; else a fraction of the spacing cubed, at least 0.5";
+      o.particle_volume = float(flags.number(0, 1.5, note));
+      if (o.particle_volume > 0.0f && o.particle_volume < 0.5f)
+        throw InputError("--particle-volume: expected a number in [0.5, 1.5] or 0 (" + std::string(note) + "), got " +
+                         limits::number_text(o.particle_volume));
+    } else if (flag == "--particles") {
       o.counts.clear();
       for (const std::string& item : split_list(flags.value()))
         o.counts.push_back(uint32_t(parse_integer(flag, item, 1, 100'000'000)));
@@ -79,7 +90,8 @@ Options parse(int argc, char** argv) {
           throw InputError("sph: --cases: expected collapsing_block, tall_column or splash, got '" + item + "'");
         o.cases.push_back(item);
       }
-    } else throw InputError("sph: unknown flag '" + flag + "'");
+    } else
+      throw InputError("sph: unknown flag '" + flag + "'");
   }
   return o;
 }
@@ -98,10 +110,11 @@ struct SphCase {
 };
 
 // About `count` particles at a spacing of 1 cm, as `name` describes (see the top of the file).
-SphCase make_case(const std::string& name, uint32_t count) {
+SphCase make_case(const std::string& name, uint32_t count, float particle_volume) {
   SphCase c;
   sim::SphParams& p = c.params;
   p.particle_radius = 0.005f;
+  p.particle_volume = particle_volume;
   p.adaptive = false;
   const float d = p.diameter();
   if (name == "collapsing_block") {  // n x 2n x n in a tank 3n x 3n x n
@@ -139,7 +152,7 @@ std::unique_ptr<sim::SphStage> make_stage(const std::string& backend, const sim:
 void run_counts(const Options& o) {
   for (const std::string& name : o.cases)
   for (uint32_t requested : o.counts) {
-    const SphCase sph_case = make_case(name, requested);
+    const SphCase sph_case = make_case(name, requested, o.particle_volume);
     const sim::SphParams& params = sph_case.params;
     const int warmup = std::max(o.warmup, int(std::ceil(sph_case.warmup_s / params.fixed_dt)));
     for (const std::string& backend : o.backends) {
@@ -173,6 +186,7 @@ void run_counts(const Options& o) {
       const double wall = ms_since(start);
       json.key("particles").value(uint64_t(stage->count()));
       json.key("dt_s").value(double(params.fixed_dt));
+      json.key("particle_volume").value(double(params.particle_volume));
       json.key("density_tolerance").value(double(params.density_tolerance));
       json.key("divergence_tolerance").value(double(params.divergence_tolerance));
       json.key("warmup_steps").value(uint64_t(warmup));

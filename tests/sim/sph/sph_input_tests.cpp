@@ -73,6 +73,12 @@ TEST_CASE("settings out of range name their field", "[sph][input]") {
     p.domain.max[0] = 100.0f;
     CHECK_THROWS_WITH(SphCpu(p), Contains("sph.domain") && Contains("particle_radius"));
   }
+  SECTION("particle volume neither the lattice's nor a fraction of a cell near one") {
+    p.particle_volume = 0.3f;
+    CHECK_THROWS_WITH(SphCpu(p), Contains("sph.particle_volume"));
+    p.particle_volume = kNaN;
+    CHECK_THROWS_WITH(SphCpu(p), Contains("sph.particle_volume"));
+  }
   SECTION("min_dt above max_dt") {
     p.min_dt = 0.1f;
     CHECK_THROWS_WITH(SphCpu(p), Contains("sph.min_dt"));

@@ -72,6 +72,38 @@ TEST_CASE("a settled column keeps rest density and its height", "[sph][incompres
   CHECK(sph.stats().density_error < params.density_tolerance);
 }
 
+TEST_CASE("at SPlisHSPlasH's particle volume a lattice starts 20% light and packs to rest density",
+          "[sph][incompressible]") {
+  // 0.8 d^3 per particle: the mass of 0.8 lattice cells, so the fill starts at 0.8 rest density
+  // and packs until its bulk is at rest density. Its height then drops to 0.8 of the start or a
+  // little below: the layers along the walls and the free surface (this column is 10 particles
+  // wide) have fewer fluid neighbours and pack closer before they reach rest density.
+  SphParams params = standing_column();
+  params.viscosity = 1e-3f;
+  params.particle_volume = 0.8f;
+  SphCpu sph(params);
+  const float height = top_of(sph.particles()) + params.particle_radius;
+  auto bulk_density = [&](const std::vector<Particle>& particles, float top) {
+    double sum = 0.0;
+    size_t bulk = 0;
+    for (const Particle& p : particles)
+      if (p.position[1] > params.support() && p.position[1] < top - params.support()) sum += p.density, ++bulk;
+    return sum / double(bulk) / params.rest_density;
+  };
+  sph.step(1e-4);  // one substep: the densities of the lattice as filled
+  const double start = bulk_density(sph.particles(), height);
+  for (int frame = 0; frame < 60; ++frame) sph.step(1.0 / 60.0);
+  const std::vector<Particle> particles = sph.particles();
+  const float settled = top_of(particles) + params.particle_radius;
+  const double packed = bulk_density(particles, settled);
+  INFO("bulk density " << start << " of rest at the start, " << packed << " after 1 s; height " << height << " -> "
+                       << settled);
+  CHECK(std::abs(start - 0.8) < 0.005);
+  CHECK(std::abs(packed - 1.0) < 0.01);
+  CHECK(settled < 0.8f * height + 0.5f * params.diameter());
+  CHECK(settled > 0.7f * height);
+}
+
 TEST_CASE("a column released into a tank conserves its particles and stays inside", "[sph][conservation]") {
   SphParams params = standing_column();
   const float d = params.diameter();

@@ -43,6 +43,11 @@ TEST_CASE("bad sph stage tables name the file, the line and the field", "[scene]
     const std::string e = sph_error("nan.toml", "viscosity = nan\n[[stage.fill]]\nmin = [0, 0, 0]\nmax = [0.2, 0.2, 0.2]\n");
     CHECK_THAT(e, Contains("nan.toml:6:") && Contains("field 'stage[0].viscosity'") && Contains("got nan"));
   }
+  SECTION("a particle volume far from a lattice cell's") {
+    const std::string e =
+        sph_error("volume.toml", "particle_volume = 0.3\n[[stage.fill]]\nmin = [0, 0, 0]\nmax = [0.2, 0.2, 0.2]\n");
+    CHECK_THAT(e, Contains("volume.toml:6:") && Contains("field 'stage[0].particle_volume'") && Contains("[0.5, 1.5]"));
+  }
   SECTION("negative capacity") {
     const std::string e = sph_error("capacity.toml", "capacity = -5\n[[stage.fill]]\nmin = [0, 0, 0]\nmax = [0.2, 0.2, 0.2]\n");
     CHECK_THAT(e, Contains("capacity.toml:6:") && Contains("field 'stage[0].capacity'") && Contains("got -5"));

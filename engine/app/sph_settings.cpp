@@ -29,7 +29,7 @@ sim::SphParams read_sph_settings(const ParamTable& t) {
   p.particle_radius = float(t.number("particle_radius", p.particle_radius, 1e-5, 10.0));
   p.rest_density = float(t.number("rest_density", p.rest_density, 1e-3, 1e6));
   p.particle_volume = float(t.number("particle_volume", p.particle_volume, 0.0, 1.5));
-  if (p.particle_volume != 0.0f && p.particle_volume < 0.5f)
+  if (!sim::SphParams::particle_volume_allowed(p.particle_volume))
     t.fail("particle_volume", "must be 0 (the filling lattice's own) or in [0.5, 1.5] (a fraction of diameter^3)");
   p.viscosity = float(t.number("viscosity", p.viscosity, 0.0, 1e3));
   p.boundary_viscosity = float(t.number("wall_friction", p.boundary_viscosity, 0.0, 1e3));

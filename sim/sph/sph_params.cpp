@@ -46,7 +46,7 @@ double lattice_points(const SphBox& box, float d) {
 void SphParams::validate() const {
   require_positive(particle_radius, "particle_radius");
   require_positive(rest_density, "rest_density");
-  require(particle_volume == 0.0f || (particle_volume >= 0.5f && particle_volume <= 1.5f), "particle_volume",
+  require(particle_volume_allowed(particle_volume), "particle_volume",
           "must be 0 (the lattice's own) or in [0.5, 1.5] (a fraction of diameter^3)");
   require(std::isfinite(viscosity) && viscosity >= 0, "viscosity", "must be a finite number >= 0");
   require(std::isfinite(boundary_viscosity) && boundary_viscosity >= 0, "boundary_viscosity", "must be a finite number >= 0");

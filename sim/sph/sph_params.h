@@ -88,6 +88,9 @@ struct SphParams {
 
   static constexpr uint32_t kMaxParticles = 1u << 26;
 
+  // particle_volume's range: 0 (the lattice's own) or [0.5, 1.5]; NaN is neither.
+  static bool particle_volume_allowed(float v) { return v == 0.0f || (v >= 0.5f && v <= 1.5f); }
+
   float diameter() const { return 2.0f * particle_radius; }
   float support() const { return 4.0f * particle_radius; }
 

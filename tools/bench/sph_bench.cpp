@@ -70,7 +70,7 @@ Options parse(int argc, char** argv) {
     else if (flag == "--particle-volume") {
       const char* note = "0: the lattice's own; else a fraction of the spacing cubed, at least 0.5";
       o.particle_volume = float(flags.number(0, 1.5, note));
-      if (o.particle_volume > 0.0f && o.particle_volume < 0.5f)
+      if (!sim::SphParams::particle_volume_allowed(o.particle_volume))
         throw InputError("--particle-volume: expected a number in [0.5, 1.5] or 0 (" + std::string(note) + "), got " +
                          limits::number_text(o.particle_volume));
     } else if (flag == "--particles") {

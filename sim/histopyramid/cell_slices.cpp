@@ -4,7 +4,7 @@
 #include <bit>
 #include <stdexcept>
 
-#if defined(MENISCUS_MC_AVX512)
+#if defined(MENISCUS_MC_X86)
 #include <immintrin.h>
 #endif
 
@@ -121,7 +121,7 @@ uint32_t write_row_baseline(const SampleMasks& masks, const SampleRows& sample_r
   return written;
 }
 
-#if defined(MENISCUS_MC_AVX512)
+#if defined(MENISCUS_MC_X86)
 // A case has at most five triangles, so its corners fit one register of 16 lanes. A cell's
 // twelve edges sit in slots 4 x .. 4 x + 7 of its four sample rows: two registers of 16, from
 // which each lane picks its corner's slot 8 k + 4 dx + axis.
@@ -186,8 +186,8 @@ __attribute__((target("avx512f,avx512bw"))) uint32_t write_row_avx512(const Samp
 using WriteRow = uint32_t (*)(const SampleMasks&, const SampleRows&, const uint32_t* const*, uint32_t*);
 
 WriteRow write_row_for(McKernels kernels) {
-#if defined(MENISCUS_MC_AVX512)
-  if (mc_uses_avx512(kernels)) return write_row_avx512;
+#if defined(MENISCUS_MC_X86)
+  if (mc_instruction_set(kernels) == McInstructionSet::kAvx512) return write_row_avx512;
 #endif
   (void)kernels;
   return write_row_baseline;

@@ -1,21 +1,25 @@
 #pragma once
-// Which instruction set the CPU marching cubes' inner loops use. kFastest takes AVX-512 (F and BW)
-// where the CPU has it; kBaseline keeps to SSE2 (every x86-64) and plain C++ elsewhere, so the two
-// can be checked against each other, bit for bit, on one machine.
-// Where the compiler can build AVX-512 functions (target attributes) for x86 CPUs; whether
-// the CPU runs them is asked at run time (mc_uses_avx512).
+// Which instruction set the CPU marching cubes' inner loops use. kFastest takes the widest the
+// CPU has: AVX-512 (F and BW), then AVX2; kAvx2 stops at AVX2 (so that its loops can be checked
+// on an AVX-512 CPU too); kBaseline keeps to SSE2 (every x86-64) and plain C++ elsewhere. Every
+// set gives the same mesh bit for bit: the loops do the same operations in the same order, with
+// no fused multiply-adds.
+// Where the compiler can build AVX2 and AVX-512 functions (target attributes) for x86 CPUs;
+// whether the CPU runs them is asked at run time (mc_instruction_set).
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define MENISCUS_MC_AVX512 1
+#define MENISCUS_MC_X86 1
 #endif
 
 namespace meniscus::sim {
 
-enum class McKernels { kFastest, kBaseline };
+enum class McKernels { kFastest, kAvx2, kBaseline };
 
-// "avx512" or "baseline": what `kernels` resolves to on this CPU.
+enum class McInstructionSet { kBaseline, kAvx2, kAvx512 };
+
+// What `kernels` resolves to on this CPU.
+McInstructionSet mc_instruction_set(McKernels kernels);
+
+// "avx512", "avx2" or "baseline": the name of what `kernels` resolves to on this CPU.
 const char* mc_kernels_name(McKernels kernels);
-
-// Whether `kernels` resolves to the AVX-512 loops on this CPU.
-bool mc_uses_avx512(McKernels kernels);
 
 }  // namespace meniscus::sim

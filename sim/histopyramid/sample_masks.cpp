@@ -5,23 +5,11 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if defined(MENISCUS_MC_AVX512)
+#if defined(MENISCUS_MC_X86)
 #include <immintrin.h>
 #endif
 
 namespace meniscus::sim {
-
-bool mc_uses_avx512(McKernels kernels) {
-#if defined(MENISCUS_MC_AVX512)
-  static const bool available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-  return kernels == McKernels::kFastest && available;
-#else
-  (void)kernels;
-  return false;
-#endif
-}
-
-const char* mc_kernels_name(McKernels kernels) { return mc_uses_avx512(kernels) ? "avx512" : "baseline"; }
 
 namespace {
 
@@ -64,7 +52,30 @@ SampleCensus classify_slice_baseline(const float* f, uint32_t nx, uint32_t rows,
   return census;
 }
 
-#if defined(MENISCUS_MC_AVX512)
+#if defined(MENISCUS_MC_X86)
+// One compare gives 8 bits; the row's last, partial word takes the SSE2 loop. NaN compares
+// false (ordered compare), as above.
+__attribute__((target("avx2"))) SampleCensus classify_slice_avx2(const float* f, uint32_t nx, uint32_t rows,
+                                                                 uint32_t words, float iso, uint64_t* out) {
+  const __m256 level = _mm256_set1_ps(iso);
+  SampleCensus census;
+  for (uint32_t y = 0; y < rows; ++y, f += nx, out += words) {
+    const uint32_t full = nx / 64;
+    for (uint32_t w = 0; w < full; ++w) {
+      const float* p = f + 64 * w;
+      uint64_t bits = 0;
+      for (int eighth = 0; eighth < 8; ++eighth)
+        bits |=
+            uint64_t(uint32_t(_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(p + 8 * eighth), level, _CMP_GE_OQ))))
+            << (8 * eighth);
+      out[w] = bits;
+    }
+    if (full < words) out[full] = inside_word_baseline(f + 64 * full, nx - 64 * full, iso);
+    census |= row_census(out, nx, words);
+  }
+  return census;
+}
+
 // One compare gives 16 bits; a masked load reads nothing past the row's end. NaN compares
 // false (ordered compare), as above.
 __attribute__((target("avx512f"))) SampleCensus classify_slice_avx512(const float* f, uint32_t nx, uint32_t rows,
@@ -102,11 +113,16 @@ __attribute__((target("avx512f"))) SampleCensus classify_slice_avx512(const floa
 using ClassifySlice = SampleCensus (*)(const float*, uint32_t, uint32_t, uint32_t, float, uint64_t*);
 
 ClassifySlice classify_slice_for(McKernels kernels) {
-#if defined(MENISCUS_MC_AVX512)
-  if (mc_uses_avx512(kernels)) return classify_slice_avx512;
+  switch (mc_instruction_set(kernels)) {
+#if defined(MENISCUS_MC_X86)
+    case McInstructionSet::kAvx512:
+      return classify_slice_avx512;
+    case McInstructionSet::kAvx2:
+      return classify_slice_avx2;
 #endif
-  (void)kernels;
-  return classify_slice_baseline;
+    default:
+      return classify_slice_baseline;
+  }
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ struct SampleCensus {
 
 // Sizes the masks for `dims` (contents kept: memory is reused from extraction to extraction).
 void resize_masks(SampleMasks& masks, glm::uvec3 dims);
-// The inside bits of the samples of slice z, on the calling thread (with AVX-512 one compare
-// gives 16 bits).
+// The inside bits of the samples of slice z, on the calling thread (one compare gives 8 bits
+// with AVX2, 16 with AVX-512).
 SampleCensus classify_slice(const Volume& volume, float iso, SampleMasks& masks, uint32_t z, McKernels kernels);
 }  // namespace meniscus::sim

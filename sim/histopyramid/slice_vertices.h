@@ -3,10 +3,11 @@
 // fastest, then axis x, y, z): the position interpolated linearly along the edge, the normal
 // from the central-difference gradients at its ends interpolated the same way.
 //
-// The edges are listed first and their vertices made in a second loop, sixteen at a time with
-// AVX-512 where the CPU has it: a surface crosses a row only a few times, so a per-row loop
-// would mostly mispredict branches and wait on divides. The arithmetic is the same operation
-// for operation (no fused multiply-adds), so every vertex is bit-identical on either path.
+// The edges are listed first and their vertices made in a second loop, eight at a time with
+// AVX2 and sixteen with AVX-512 where the CPU has them: a surface crosses a row only a few
+// times, so a per-row loop would mostly mispredict branches and wait on divides. The
+// arithmetic is the same operation for operation (no fused multiply-adds), so every vertex is
+// bit-identical on every path.
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <vector>

@@ -75,8 +75,11 @@ Options parse(int argc, char** argv) {
     else if (flag == "--kernels") {
       const std::string kernels = flags.value();
       if (kernels == "fastest") o.kernels = sim::McKernels::kFastest;
+      else if (kernels == "avx2")
+        o.kernels = sim::McKernels::kAvx2;
       else if (kernels == "baseline") o.kernels = sim::McKernels::kBaseline;
-      else throw InputError("--kernels: expected fastest or baseline, got '" + kernels + "'");
+      else
+        throw InputError("--kernels: expected fastest, avx2 or baseline, got '" + kernels + "'");
     }
     else if (flag == "--sizes") {
       o.sizes.clear();

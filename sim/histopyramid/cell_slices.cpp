@@ -122,9 +122,10 @@ uint32_t write_row_baseline(const SampleMasks& masks, const SampleRows& sample_r
 }
 
 #if defined(MENISCUS_MC_X86)
-// A case has at most five triangles, so its corners fit one register of 16 lanes. A cell's
-// twelve edges sit in slots 4 x .. 4 x + 7 of its four sample rows: two registers of 16, from
-// which each lane picks its corner's slot 8 k + 4 dx + axis.
+// A case has at most five triangles, so its corners fit one AVX-512 register of 16 lanes, or
+// two AVX2 registers of 8. A cell's twelve edges sit in slots 4 x .. 4 x + 7 of its four sample
+// rows, from which each lane picks its corner's slot 8 k + 4 dx + axis: AVX-512 from two
+// registers of 16 (rows 0-1, 2-3), AVX2 from four of 8 (a row each).
 struct CornerLanes {
   alignas(64) std::array<std::array<int32_t, 16>, 256> pick{};
 };
@@ -139,6 +140,40 @@ const CornerLanes& corner_lanes() {
     return t;
   }();
   return table;
+}
+
+// Per half of a case's corners, each lane's slot from the four rows' registers: a permute
+// within each row by the pick's low three bits, then blends by its bit 3 (row k or k + 1) and
+// bit 4 (rows 0-1 or 2-3), moved to the sign bits that blendv reads. Both halves are written
+// whatever the count (the caller leaves room past the row's last corner): a branch on the count
+// would mispredict more often than the second half costs.
+__attribute__((target("avx2"))) uint32_t write_row_avx2(const SampleMasks& masks, const SampleRows& sample_rows,
+                                                        const uint32_t* const rows[4], uint32_t* out) {
+  const CornerLanes& lanes = corner_lanes();
+  const std::array<uint8_t, 256>& counts = corner_counts();
+  uint32_t written = 0;
+  for (uint32_t w = 0, n = cell_words(masks); w < n; ++w) {
+    const CellWord word(sample_rows.bits, w, masks.words, masks.dims.x - 1);
+    for (uint64_t bits = word.mixed; bits; bits &= bits - 1) {
+      const uint32_t b = uint32_t(std::countr_zero(bits)), x = 64 * w + b;
+      const uint32_t mc_case = word.mc_case(b);
+      __m256i row[4];
+      for (int k = 0; k < 4; ++k) row[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[k] + 4 * x));
+      for (int half = 0; half < 2; ++half) {
+        const __m256i pick = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes.pick[mc_case].data() + 8 * half));
+        auto from = [&](int k) __attribute__((target("avx2"))) {
+          return _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(row[k], pick));
+        };
+        const __m256 odd_row = _mm256_castsi256_ps(_mm256_slli_epi32(pick, 28));
+        const __m256 upper_rows = _mm256_castsi256_ps(_mm256_slli_epi32(pick, 27));
+        const __m256 corners = _mm256_blendv_ps(_mm256_blendv_ps(from(0), from(1), odd_row),
+                                                _mm256_blendv_ps(from(2), from(3), odd_row), upper_rows);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + written + 8 * half), _mm256_castps_si256(corners));
+      }
+      written += counts[mc_case];
+    }
+  }
+  return written;
 }
 
 // The cases of a word's 64 cells at once, a byte each: corner bit 2k (2k + 1) is set in the
@@ -186,11 +221,16 @@ __attribute__((target("avx512f,avx512bw"))) uint32_t write_row_avx512(const Samp
 using WriteRow = uint32_t (*)(const SampleMasks&, const SampleRows&, const uint32_t* const*, uint32_t*);
 
 WriteRow write_row_for(McKernels kernels) {
+  switch (mc_instruction_set(kernels)) {
 #if defined(MENISCUS_MC_X86)
-  if (mc_instruction_set(kernels) == McInstructionSet::kAvx512) return write_row_avx512;
+    case McInstructionSet::kAvx512:
+      return write_row_avx512;
+    case McInstructionSet::kAvx2:
+      return write_row_avx2;
 #endif
-  (void)kernels;
-  return write_row_baseline;
+    default:
+      return write_row_baseline;
+  }
 }
 
 }  // namespace
@@ -219,7 +259,8 @@ uint64_t CellSliceWriter::write(const SampleMasks& masks, uint32_t z, const uint
   auto slots = [&](uint32_t y, uint32_t dz) { return slots_.data() + (2 * dz + (y & 1)) * stride; };
   for (uint32_t dz = 0; dz < 2; ++dz) number_row_slots(masks, 0, z + dz, slice_base[dz], slots(0, dz));
   static const size_t most_per_cell = size_t(mc::max_triangles()) * 3;
-  const size_t most_per_row = most_per_cell * (dims.x - 1);
+  // The AVX2 rows store 16 corners a cell whatever its count: room for them past the last.
+  const size_t most_per_row = most_per_cell * (dims.x - 1) + 16;
   const size_t first = at;
   for (uint32_t y = 0; y + 1 < dims.y; ++y) {
     for (uint32_t dz = 0; dz < 2; ++dz) number_row_slots(masks, y + 1, z + dz, slice_base[dz], slots(y + 1, dz));

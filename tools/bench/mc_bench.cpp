@@ -33,23 +33,17 @@
 
 namespace meniscus::bench {
 
-std::optional<PeerResult> vtk_flying_edges(const sim::Volume& volume, float iso, int threads, int repeat) {
-  const FlyingEdgesInput in{volume.values.data(),
-                            {volume.dims.x, volume.dims.y, volume.dims.z},
-                            {volume.spacing.x, volume.spacing.y, volume.spacing.z},
-                            {volume.origin.x, volume.origin.y, volume.origin.z},
-                            iso,
-                            threads,
-                            repeat};
-  FlyingEdgesRun run;
-  if (!run_vtk_flying_edges(in, run)) return std::nullopt;
-  return PeerResult{std::move(run.ms), run.vertices, run.triangles};
-}
-
-const char* vtk_version() { return vtk_flying_edges_version(); }
-
 namespace mc_bench {
 namespace {
+
+std::unique_ptr<FlyingEdgesRunner> flying_edges_for(const sim::Volume& volume, float iso, int threads) {
+  return FlyingEdgesRunner::create({volume.values.data(),
+                                    {volume.dims.x, volume.dims.y, volume.dims.z},
+                                    {volume.spacing.x, volume.spacing.y, volume.spacing.z},
+                                    {volume.origin.x, volume.origin.y, volume.origin.z},
+                                    iso,
+                                    threads});
+}
 
 struct Options {
   int threads = int(tbb::info::default_concurrency());
@@ -162,25 +156,27 @@ int run_mc(int argc, char** argv) {
 
   int failures = 0;
   for (const Case& c : cases) {
-    // VTK first: its time is the reference the ratio is taken against.
-    double vtk_ms = 0;
-    const std::optional<PeerResult> vtk = vtk_flying_edges(c.volume, c.iso, o.threads, o.repeat);
-    if (vtk) {
-      vtk_ms = median(vtk->ms);
-      emit(c.name, c.volume, c.iso, o, "vtk-flying-edges", vtk->ms, vtk->vertices, vtk->triangles,
-           std::string("cpu, VTK ") + vtk_version());
-    }
-
-    std::vector<double> ours, classify, scan, extract;
+    // Flying Edges and ours alternate, run by run, each first in every other pair: both sides
+    // see the same drift in the machine's speed and the same state of its caches.
+    const std::unique_ptr<FlyingEdgesRunner> vtk = flying_edges_for(c.volume, c.iso, o.threads);
+    std::vector<double> vtk_runs, ours, classify, scan, extract;
     sim::IndexedMesh mesh;
     sim::MarchingCubes marching_cubes(o.kernels);  // one object, like the one filter VTK re-runs
     for (int r = 0; r < o.repeat; ++r) {
+      if (vtk && r % 2 == 0) vtk_runs.push_back(vtk->run());
       sim::McStats stats;
       mesh = marching_cubes.extract(c.volume, c.iso, &stats);
       ours.push_back(stats.classify_ms + stats.scan_ms + stats.extract_ms);
       classify.push_back(stats.classify_ms);
       scan.push_back(stats.scan_ms);
       extract.push_back(stats.extract_ms);
+      if (vtk && r % 2 == 1) vtk_runs.push_back(vtk->run());
+    }
+    double vtk_ms = 0;
+    if (vtk) {
+      vtk_ms = median(vtk_runs);
+      emit(c.name, c.volume, c.iso, o, "vtk-flying-edges", vtk_runs, vtk->vertices(), vtk->triangles(),
+           std::string("cpu, VTK ") + vtk_flying_edges_version());
     }
     emit(c.name, c.volume, c.iso, o, "meniscus-cpu", ours, mesh.positions.size(), mesh.triangles.size(),
          "cpu", vtk_ms, "shared",
@@ -189,14 +185,14 @@ int run_mc(int argc, char** argv) {
     // Vertices sit on crossed edges whatever the case table, so the counts must agree exactly;
     // triangles may differ only where tables split ambiguous faces differently (ours and VTK's
     // have agreed on every case measured so far, so any difference is reported).
-    if (o.check && vtk && vtk->vertices != mesh.positions.size()) {
-      std::fprintf(stderr, "meniscus-bench: %s: %zu vertices, Flying Edges %llu\n", c.name.c_str(), mesh.positions.size(),
-                   (unsigned long long)vtk->vertices);
+    if (o.check && vtk && vtk->vertices() != mesh.positions.size()) {
+      std::fprintf(stderr, "meniscus-bench: %s: %zu vertices, Flying Edges %llu\n", c.name.c_str(),
+                   mesh.positions.size(), (unsigned long long)vtk->vertices());
       failures++;
     }
-    if (o.check && vtk && vtk->triangles != mesh.triangles.size())
+    if (o.check && vtk && vtk->triangles() != mesh.triangles.size())
       std::fprintf(stderr, "meniscus-bench: %s: %zu triangles, Flying Edges %llu (ambiguous cases split differently)\n",
-                   c.name.c_str(), mesh.triangles.size(), (unsigned long long)vtk->triangles);
+                   c.name.c_str(), mesh.triangles.size(), (unsigned long long)vtk->triangles());
 
     if (cuda) {
       // Classification + build + extraction (positions, normals, edge ids) on the device, from

@@ -12,18 +12,6 @@
 
 namespace meniscus::bench {
 
-struct PeerResult {
-  std::vector<double> ms;  // one per repetition
-  uint64_t vertices;
-  uint64_t triangles;
-};
-
-// vtkFlyingEdges3D on the same samples and iso value with `threads` SMP threads, `repeat`
-// times with one filter object (as an interactive user would re-run it, and as we re-use our
-// own scratch memory); nullopt when the benchmark was built without VTK.
-std::optional<PeerResult> vtk_flying_edges(const sim::Volume& volume, float iso, int threads, int repeat);
-const char* vtk_version();
-
 struct LevelSetPeerResult {
   double ms_per_step;
   uint64_t leaf_nodes;     // 8^3 leaves (OpenVDB's tiles)

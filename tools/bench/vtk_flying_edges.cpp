@@ -14,36 +14,47 @@
 
 namespace meniscus::bench {
 
-bool run_vtk_flying_edges(const FlyingEdgesInput& in, FlyingEdgesRun& result) {
-  // Debian's VTK defaults to its Sequential SMP backend; ask for TBB (as we use) so the peer
-  // really runs on `threads` threads.
-  vtkSMPTools::SetBackend("TBB");
-  vtkSMPTools::Initialize(in.threads);
-  vtkNew<vtkImageData> image;
-  image->SetDimensions(int(in.dims[0]), int(in.dims[1]), int(in.dims[2]));
-  image->SetSpacing(in.spacing[0], in.spacing[1], in.spacing[2]);
-  image->SetOrigin(in.origin[0], in.origin[1], in.origin[2]);
-  vtkNew<vtkFloatArray> scalars;
-  // VTK reads our samples in place (same x-fastest order); nothing is copied.
-  scalars->SetArray(const_cast<float*>(in.values), vtkIdType(in.dims[0]) * in.dims[1] * in.dims[2], 1);
-  image->GetPointData()->SetScalars(scalars);
-  vtkNew<vtkFlyingEdges3D> flying_edges;
-  flying_edges->SetInputData(image);
-  flying_edges->SetValue(0, in.iso);
-  flying_edges->ComputeNormalsOn();  // we compute normals too
-  flying_edges->ComputeGradientsOff();
-  flying_edges->ComputeScalarsOff();
-  result = {};
-  for (int r = 0; r < in.repeat; ++r) {
-    flying_edges->Modified();  // force a full re-execution
-    const auto start = std::chrono::steady_clock::now();
-    flying_edges->Update();
-    result.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+namespace {
+
+class VtkFlyingEdges final : public FlyingEdgesRunner {
+ public:
+  explicit VtkFlyingEdges(const FlyingEdgesInput& in) {
+    // Debian's VTK defaults to its Sequential SMP backend; ask for TBB (as we use) so the peer
+    // really runs on `threads` threads.
+    vtkSMPTools::SetBackend("TBB");
+    vtkSMPTools::Initialize(in.threads);
+    image_->SetDimensions(int(in.dims[0]), int(in.dims[1]), int(in.dims[2]));
+    image_->SetSpacing(in.spacing[0], in.spacing[1], in.spacing[2]);
+    image_->SetOrigin(in.origin[0], in.origin[1], in.origin[2]);
+    // VTK reads our samples in place (same x-fastest order); nothing is copied.
+    scalars_->SetArray(const_cast<float*>(in.values), vtkIdType(in.dims[0]) * in.dims[1] * in.dims[2], 1);
+    image_->GetPointData()->SetScalars(scalars_);
+    filter_->SetInputData(image_);
+    filter_->SetValue(0, in.iso);
+    filter_->ComputeNormalsOn();  // we compute normals too
+    filter_->ComputeGradientsOff();
+    filter_->ComputeScalarsOff();
   }
-  vtkPolyData* out = flying_edges->GetOutput();
-  result.vertices = uint64_t(out->GetNumberOfPoints());
-  result.triangles = uint64_t(out->GetNumberOfPolys());
-  return true;
+
+  double run() override {
+    filter_->Modified();  // force a full re-execution
+    const auto start = std::chrono::steady_clock::now();
+    filter_->Update();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
+  uint64_t vertices() const override { return uint64_t(filter_->GetOutput()->GetNumberOfPoints()); }
+  uint64_t triangles() const override { return uint64_t(filter_->GetOutput()->GetNumberOfPolys()); }
+
+ private:
+  vtkNew<vtkImageData> image_;
+  vtkNew<vtkFloatArray> scalars_;
+  vtkNew<vtkFlyingEdges3D> filter_;
+};
+
+}  // namespace
+
+std::unique_ptr<FlyingEdgesRunner> FlyingEdgesRunner::create(const FlyingEdgesInput& in) {
+  return std::make_unique<VtkFlyingEdges>(in);
 }
 
 const char* vtk_flying_edges_version() {

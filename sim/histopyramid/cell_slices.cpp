@@ -249,23 +249,36 @@ uint64_t count_cell_slice_corners(const SampleMasks& masks, uint32_t z) {
   return corners;
 }
 
+const uint32_t* CellSliceWriter::numbered(const SampleMasks& masks, uint32_t z, uint32_t base, const uint32_t* keep) {
+  for (const NumberedSlice& slice : slices_)
+    if (slice.masks == &masks && slice.generation == masks.generation && slice.z == z && slice.base == base)
+      return slice.slots.data();
+  NumberedSlice& slice = slices_[0].slots.data() == keep && keep ? slices_[1] : slices_[0];
+  const size_t stride = 4 * size_t(masks.dims.x);
+  slice.slots.resize(stride * masks.dims.y);
+  for (uint32_t y = 0; y < masks.dims.y; ++y) number_row_slots(masks, y, z, base, slice.slots.data() + y * stride);
+  slice.masks = &masks;
+  slice.generation = masks.generation;
+  slice.z = z;
+  slice.base = base;
+  return slice.slots.data();
+}
+
 uint64_t CellSliceWriter::write(const SampleMasks& masks, uint32_t z, const uint32_t slice_base[2],
                                 UninitializedVector<uint32_t>& out, size_t at) {
   const WriteRow write_row = write_row_for(kernels_);
   const glm::uvec3 dims = masks.dims;
-  // Slots for sample rows y and y + 1 of slices z and z + 1: [2 dz + (y & 1)], each 4 dims.x.
+  const uint32_t* lower = numbered(masks, z, slice_base[0], nullptr);
+  const uint32_t* upper = numbered(masks, z + 1, slice_base[1], lower);
   const size_t stride = 4 * size_t(dims.x);
-  slots_.resize(4 * stride);
-  auto slots = [&](uint32_t y, uint32_t dz) { return slots_.data() + (2 * dz + (y & 1)) * stride; };
-  for (uint32_t dz = 0; dz < 2; ++dz) number_row_slots(masks, 0, z + dz, slice_base[dz], slots(0, dz));
   static const size_t most_per_cell = size_t(mc::max_triangles()) * 3;
   // The AVX2 rows store 16 corners a cell whatever its count: room for them past the last.
   const size_t most_per_row = most_per_cell * (dims.x - 1) + 16;
   const size_t first = at;
   for (uint32_t y = 0; y + 1 < dims.y; ++y) {
-    for (uint32_t dz = 0; dz < 2; ++dz) number_row_slots(masks, y + 1, z + dz, slice_base[dz], slots(y + 1, dz));
     if (out.size() < at + most_per_row) out.resize(std::max(at + most_per_row, 2 * out.size()));
-    const uint32_t* rows[4] = {slots(y, 0), slots(y + 1, 0), slots(y, 1), slots(y + 1, 1)};
+    const uint32_t* rows[4] = {lower + y * stride, lower + (y + 1) * stride, upper + y * stride,
+                               upper + (y + 1) * stride};
     at += write_row(masks, SampleRows(masks, y, z), rows, out.data() + at);
   }
   return at - first;

@@ -4,10 +4,11 @@
 // sample rows (y + dy, z + dz), and a word of 64 cells whose bits all agree emits nothing, so a
 // row away from the surface costs a few word operations.
 //
-// A corner's vertex is looked up, not searched for: each sample row's crossed edges are
-// numbered in order from the row's first vertex (SampleMasks::first_vertex) into slots by
-// sample and axis, and a cell reads its corners from the slots of its four rows. The rows roll
-// along y, so each sample row is numbered once per cell slice that touches it.
+// A corner's vertex is looked up, not searched for: each sample slice's crossed edges are
+// numbered in order from its rows' first vertices (SampleMasks::first_vertex) into slots by
+// sample and axis, and a cell reads its corners from the slots of its four rows. A writer keeps
+// the last two slices it numbered, so that writing cell slices z and z + 1 in turn numbers
+// sample slice z + 1 once.
 #include <cstdint>
 
 #include "engine/core/uninitialized_vector.h"
@@ -30,8 +31,19 @@ class CellSliceWriter {
                  size_t at);
 
  private:
-  // Four sample rows' slots: the vertex on the edge from sample x along `axis` at 4 x + axis.
-  UninitializedVector<uint32_t> slots_;
+  // A sample slice's slots: the vertex on the edge from sample (x, y) along `axis` at
+  // 4 (y dims.x + x) + axis, numbered from `base`. Only crossed edges' slots are written.
+  struct NumberedSlice {
+    const SampleMasks* masks = nullptr;  // what was numbered, and its generation then
+    uint64_t generation = 0;
+    uint32_t z = 0, base = 0;
+    UninitializedVector<uint32_t> slots;
+  };
+  // Slice z numbered from `base`: one kept from an earlier call if it matches, else numbered
+  // into the entry that is not `keep`.
+  const uint32_t* numbered(const SampleMasks& masks, uint32_t z, uint32_t base, const uint32_t* keep);
+
+  NumberedSlice slices_[2];
   McKernels kernels_;
 };
 

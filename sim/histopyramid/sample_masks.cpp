@@ -132,6 +132,7 @@ void resize_masks(SampleMasks& masks, glm::uvec3 dims) {
   masks.words = (dims.x + 63) / 64;
   masks.inside.resize(size_t(dims.y) * dims.z * masks.words);
   masks.first_vertex.resize(masks.inside.size());
+  ++masks.generation;
 }
 
 SampleCensus classify_slice(const Volume& volume, float iso, SampleMasks& masks, uint32_t z, McKernels kernels) {

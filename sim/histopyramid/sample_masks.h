@@ -22,6 +22,7 @@ struct SampleMasks {
   uint32_t words = 0;                  // words per sample row: ceil(dims.x / 64)
   std::vector<uint64_t> inside;        // [row * words + w], row = z * dims.y + y; bits past dims.x are 0
   std::vector<uint32_t> first_vertex;  // [row * words + w]: crossed edges before this word
+  uint64_t generation = 0;             // one more each resize_masks: what was derived before is stale
 
   struct Crossings {
     uint64_t x, y, z;  // bit b: the edge from sample 64w + b along that axis is crossed
@@ -49,7 +50,8 @@ struct SampleCensus {
   }
 };
 
-// Sizes the masks for `dims` (contents kept: memory is reused from extraction to extraction).
+// Sizes the masks for `dims` for a new extraction (memory is reused from extraction to
+// extraction; the generation moves on).
 void resize_masks(SampleMasks& masks, glm::uvec3 dims);
 // The inside bits of the samples of slice z, on the calling thread (one compare gives 8 bits
 // with AVX2, 16 with AVX-512).

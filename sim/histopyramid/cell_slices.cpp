@@ -62,6 +62,11 @@ struct CellWord {
     mixed = any & ~all & valid;
   }
   uint32_t mc_case(uint32_t b) const {
+    // Bits 2k and 2k + 1 are row k's bits b and b + 1 of `lo`, but for the word's last cell,
+    // whose x + 1 corner is in the next word (hi's bit 63).
+    if (b < 63) [[likely]]
+      return uint32_t(lo[0] >> b & 3) | uint32_t(lo[1] >> b & 3) << 2 | uint32_t(lo[2] >> b & 3) << 4 |
+             uint32_t(lo[3] >> b & 3) << 6;
     return uint32_t(lo[0] >> b & 1) | uint32_t(hi[0] >> b & 1) << 1 | uint32_t(lo[1] >> b & 1) << 2 |
            uint32_t(hi[1] >> b & 1) << 3 | uint32_t(lo[2] >> b & 1) << 4 | uint32_t(hi[2] >> b & 1) << 5 |
            uint32_t(lo[3] >> b & 1) << 6 | uint32_t(hi[3] >> b & 1) << 7;

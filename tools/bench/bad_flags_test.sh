@@ -35,6 +35,7 @@ check "--cases" sph --cases nope
 check "--cases" kdtree --cases nope
 check "--points" kdtree --points 0
 check "--kernels" kdtree --kernels avx9
+check "--kernels: expected fastest, avx2 or baseline" mc --kernels avx9
 check "--threads" reconstruct --threads abc
 check "--alpha" reconstruct --alpha nan
 check "--depth" reconstruct --depth 9x

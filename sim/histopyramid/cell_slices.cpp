@@ -258,7 +258,7 @@ const uint32_t* CellSliceWriter::numbered(const SampleMasks& masks, uint32_t z, 
   for (const NumberedSlice& slice : slices_)
     if (slice.masks == &masks && slice.generation == masks.generation && slice.z == z && slice.base == base)
       return slice.slots.data();
-  NumberedSlice& slice = slices_[0].slots.data() == keep && keep ? slices_[1] : slices_[0];
+  NumberedSlice& slice = keep != nullptr && slices_[0].slots.data() == keep ? slices_[1] : slices_[0];
   const size_t stride = 4 * size_t(masks.dims.x);
   slice.slots.resize(stride * masks.dims.y);
   for (uint32_t y = 0; y < masks.dims.y; ++y) number_row_slots(masks, y, z, base, slice.slots.data() + y * stride);

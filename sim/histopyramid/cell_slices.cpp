@@ -254,18 +254,34 @@ uint64_t count_cell_slice_corners(const SampleMasks& masks, uint32_t z) {
   return corners;
 }
 
+CellSliceWriter::NumberedSlice& CellSliceWriter::replace(const SampleMasks& masks, uint32_t z, uint32_t base,
+                                                         const uint32_t* keep) {
+  NumberedSlice* slice = &slices_[0];
+  if (keep != nullptr) {
+    if (slice->slots.data() == keep) slice = &slices_[1];
+  } else if (slices_[1].stamp < slices_[0].stamp) {
+    slice = &slices_[1];
+  }
+  slice->slots.resize(4 * size_t(masks.dims.x) * masks.dims.y);
+  slice->masks = &masks;
+  slice->generation = masks.generation;
+  slice->z = z;
+  slice->base = base;
+  slice->stamp = ++stamps_;
+  return *slice;
+}
+
+uint32_t* CellSliceWriter::slots_to_fill(const SampleMasks& masks, uint32_t z, uint32_t base) {
+  return replace(masks, z, base, nullptr).slots.data();
+}
+
 const uint32_t* CellSliceWriter::numbered(const SampleMasks& masks, uint32_t z, uint32_t base, const uint32_t* keep) {
   for (const NumberedSlice& slice : slices_)
     if (slice.masks == &masks && slice.generation == masks.generation && slice.z == z && slice.base == base)
       return slice.slots.data();
-  NumberedSlice& slice = keep != nullptr && slices_[0].slots.data() == keep ? slices_[1] : slices_[0];
+  NumberedSlice& slice = replace(masks, z, base, keep);
   const size_t stride = 4 * size_t(masks.dims.x);
-  slice.slots.resize(stride * masks.dims.y);
   for (uint32_t y = 0; y < masks.dims.y; ++y) number_row_slots(masks, y, z, base, slice.slots.data() + y * stride);
-  slice.masks = &masks;
-  slice.generation = masks.generation;
-  slice.z = z;
-  slice.base = base;
   return slice.slots.data();
 }
 

@@ -7,8 +7,9 @@
 // A corner's vertex is looked up, not searched for: each sample slice's crossed edges are
 // numbered in order from its rows' first vertices (SampleMasks::first_vertex) into slots by
 // sample and axis, and a cell reads its corners from the slots of its four rows. A writer keeps
-// the last two slices it numbered, so that writing cell slices z and z + 1 in turn numbers
-// sample slice z + 1 once.
+// the last two slices numbered, so that writing cell slices z and z + 1 in turn numbers sample
+// slice z + 1 once, and a caller that numbers the edges anyway (list_slice_edges) can fill a
+// slice's slots for it.
 #include <cstdint>
 
 #include "engine/core/uninitialized_vector.h"
@@ -30,6 +31,11 @@ class CellSliceWriter {
   uint64_t write(const SampleMasks& masks, uint32_t z, const uint32_t slice_base[2], UninitializedVector<uint32_t>& out,
                  size_t at);
 
+  // Room for the slots of sample slice z numbered from `base` (4 dims.x dims.y of them), for
+  // the caller to fill before the next call; write() then takes them as they are. Replaces the
+  // older of the two slices kept.
+  uint32_t* slots_to_fill(const SampleMasks& masks, uint32_t z, uint32_t base);
+
  private:
   // A sample slice's slots: the vertex on the edge from sample (x, y) along `axis` at
   // 4 (y dims.x + x) + axis, numbered from `base`. Only crossed edges' slots are written.
@@ -37,13 +43,18 @@ class CellSliceWriter {
     const SampleMasks* masks = nullptr;  // what was numbered, and its generation then
     uint64_t generation = 0;
     uint32_t z = 0, base = 0;
+    uint64_t stamp = 0;  // when it was last (re)numbered
     UninitializedVector<uint32_t> slots;
   };
   // Slice z numbered from `base`: one kept from an earlier call if it matches, else numbered
-  // into the entry that is not `keep`.
+  // into the entry that does not hold `keep`.
   const uint32_t* numbered(const SampleMasks& masks, uint32_t z, uint32_t base, const uint32_t* keep);
+  // The entry to reuse for slice z: the one that does not hold `keep`, else the older, sized
+  // and labelled.
+  NumberedSlice& replace(const SampleMasks& masks, uint32_t z, uint32_t base, const uint32_t* keep);
 
   NumberedSlice slices_[2];
+  uint64_t stamps_ = 0;
   McKernels kernels_;
 };
 

@@ -82,7 +82,9 @@ constexpr uint32_t kBlocksPerThread = 4;
 
 void MarchingCubes::number_slice(const Volume& volume, float iso, SliceBlock& block, uint32_t z, bool with_edges) {
   const uint64_t first = block.vertices;
-  block.vertices = list_slice_edges(masks_, z, first, block.crossed);
+  // Numbered from 0 within the block, as the first pass's cell slices read them.
+  uint32_t* slots = block.triangle_writer.slots_to_fill(masks_, z, 0);
+  block.vertices = list_slice_edges(masks_, z, first, block.crossed, slots);
   if (block.vertices >= (uint64_t(1) << 32)) throw InputError(volume.source + ": over 2^32 vertices");
   if (block.positions.size() < block.vertices) {
     const size_t grown = std::max<size_t>(block.vertices, 2 * block.positions.size());

@@ -248,7 +248,7 @@ MakeSliceVertices make_slice_vertices_for(McKernels kernels) {
 
 }  // namespace
 
-uint64_t list_slice_edges(SampleMasks& masks, uint32_t z, uint64_t first, CrossedEdges& edges) {
+uint64_t list_slice_edges(SampleMasks& masks, uint32_t z, uint64_t first, CrossedEdges& edges, uint32_t* slots) {
   const glm::uvec3 dims = masks.dims;
   const bool has_z = z + 1 < dims.z;
   size_t n = 0;
@@ -273,10 +273,12 @@ uint64_t list_slice_edges(SampleMasks& masks, uint32_t z, uint64_t first, Crosse
       for (; bits; bits &= bits - 1) {
         const uint32_t b = uint32_t(std::countr_zero(bits)), x = 64 * w + b;
         const uint64_t crossed[3] = {c.x >> b & 1, c.y >> b & 1, c.z >> b & 1};
+        uint32_t* slot = slots + 4 * (size_t(y) * dims.x + x);
         for (uint32_t axis = 0; axis < 3; ++axis) {
           edges.x[n] = x;
           edges.y[n] = y;
           edges.axis[n] = axis;
+          slot[axis] = uint32_t(first + n);
           n += crossed[axis];
         }
       }

@@ -26,8 +26,10 @@ struct CrossedEdges {
 };
 
 // Lists the crossed edges of slice z and sets first_vertex for its rows, numbering on from
-// `first`; needs the bits of slice z + 1 (z-edges). Returns the number after the slice.
-uint64_t list_slice_edges(SampleMasks& masks, uint32_t z, uint64_t first, CrossedEdges& edges);
+// `first`, and writes each crossed edge's number to `slots` (the vertex on the edge from
+// sample (x, y) along `axis` at 4 (y dims.x + x) + axis, as CellSliceWriter reads them); needs
+// the bits of slice z + 1 (z-edges). Returns the number after the slice.
+uint64_t list_slice_edges(SampleMasks& masks, uint32_t z, uint64_t first, CrossedEdges& edges, uint32_t* slots);
 
 struct VertexSpans {
   glm::vec3* positions;

@@ -226,16 +226,12 @@ __attribute__((target("avx512f,avx512bw"))) uint32_t write_row_avx512(const Samp
 using WriteRow = uint32_t (*)(const SampleMasks&, const SampleRows&, const uint32_t* const*, uint32_t*);
 
 WriteRow write_row_for(McKernels kernels) {
-  switch (mc_instruction_set(kernels)) {
 #if defined(MENISCUS_MC_X86)
-    case McInstructionSet::kAvx512:
-      return write_row_avx512;
-    case McInstructionSet::kAvx2:
-      return write_row_avx2;
+  return mc_loop<WriteRow>(kernels, write_row_avx512, write_row_avx2, write_row_baseline);
+#else
+  (void)kernels;
+  return write_row_baseline;
 #endif
-    default:
-      return write_row_baseline;
-  }
 }
 
 }  // namespace

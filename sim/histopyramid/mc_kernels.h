@@ -22,4 +22,18 @@ McInstructionSet mc_instruction_set(McKernels kernels);
 // "avx512", "avx2" or "baseline": the name of what `kernels` resolves to on this CPU.
 const char* mc_kernels_name(McKernels kernels);
 
+// Of one loop's three forms, the one `kernels` resolves to on this CPU.
+template <typename Loop>
+Loop mc_loop(McKernels kernels, Loop avx512, Loop avx2, Loop baseline) {
+  switch (mc_instruction_set(kernels)) {
+    case McInstructionSet::kAvx512:
+      return avx512;
+    case McInstructionSet::kAvx2:
+      return avx2;
+    case McInstructionSet::kBaseline:
+      break;
+  }
+  return baseline;
+}
+
 }  // namespace meniscus::sim

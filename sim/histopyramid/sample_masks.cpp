@@ -113,16 +113,12 @@ __attribute__((target("avx512f"))) SampleCensus classify_slice_avx512(const floa
 using ClassifySlice = SampleCensus (*)(const float*, uint32_t, uint32_t, uint32_t, float, uint64_t*);
 
 ClassifySlice classify_slice_for(McKernels kernels) {
-  switch (mc_instruction_set(kernels)) {
 #if defined(MENISCUS_MC_X86)
-    case McInstructionSet::kAvx512:
-      return classify_slice_avx512;
-    case McInstructionSet::kAvx2:
-      return classify_slice_avx2;
+  return mc_loop<ClassifySlice>(kernels, classify_slice_avx512, classify_slice_avx2, classify_slice_baseline);
+#else
+  (void)kernels;
+  return classify_slice_baseline;
 #endif
-    default:
-      return classify_slice_baseline;
-  }
 }
 
 }  // namespace

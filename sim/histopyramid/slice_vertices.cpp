@@ -234,16 +234,13 @@ MENISCUS_AVX512 void make_slice_vertices_avx512(const Volume& volume, float iso,
 using MakeSliceVertices = void (*)(const Volume&, float, uint32_t, const CrossedEdges&, const VertexSpans&);
 
 MakeSliceVertices make_slice_vertices_for(McKernels kernels) {
-  switch (mc_instruction_set(kernels)) {
 #if defined(MENISCUS_MC_X86)
-    case McInstructionSet::kAvx512:
-      return make_slice_vertices_avx512;
-    case McInstructionSet::kAvx2:
-      return make_slice_vertices_avx2;
+  return mc_loop<MakeSliceVertices>(kernels, make_slice_vertices_avx512, make_slice_vertices_avx2,
+                                    make_slice_vertices_baseline);
+#else
+  (void)kernels;
+  return make_slice_vertices_baseline;
 #endif
-    default:
-      return make_slice_vertices_baseline;
-  }
 }
 
 }  // namespace

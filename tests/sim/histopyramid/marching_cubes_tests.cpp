@@ -161,6 +161,19 @@ TEST_CASE("one extractor reused, first without edge ids and then with them", "[m
   CHECK(edges == fresh_edges);
 }
 
+TEST_CASE("one extractor reused on other samples of the same size gives what a fresh one does", "[marching_cubes]") {
+  // Its scratch (sample bits, numbered slices) is kept between calls; nothing of the first
+  // volume may leak into the second.
+  const Volume torus = make_field("torus", 48), cayley = make_field("cayley", 48);
+  MarchingCubes reused;
+  reused.extract(torus, 0.0f);
+  const IndexedMesh again = reused.extract(cayley, 0.0f);
+  const IndexedMesh fresh = MarchingCubes().extract(cayley, 0.0f);
+  REQUIRE(again.triangles.size() == fresh.triangles.size());
+  CHECK(std::memcmp(again.triangles.data(), fresh.triangles.data(), fresh.triangles.size() * sizeof(glm::uvec3)) == 0);
+  CHECK(std::memcmp(again.positions.data(), fresh.positions.data(), fresh.positions.size() * sizeof(glm::vec3)) == 0);
+}
+
 TEST_CASE("closed surfaces are watertight and manifold, ties included", "[marching_cubes][topology]") {
   for (uint32_t seed : {4u, 5u, 6u, 7u}) {
     const Volume v = padded_random(24, seed, seed % 2 ? 2 : 4);  // iso 1 hits ties with 3+ levels

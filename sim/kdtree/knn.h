@@ -23,7 +23,8 @@ namespace meniscus::sim::kdtree {
 inline constexpr uint32_t kMaxHistogramBins = 64;
 
 // The SIMD kernels of the CPU search: the fastest this CPU has (AVX-512 where present, else
-// the x86-64 baseline SSE2), or the baseline whatever the CPU. Both give the same neighbours.
+// AVX2, else the x86-64 baseline SSE2), or the baseline whatever the CPU. All give the same
+// neighbours.
 enum class KnnKernels { kFastest, kBaseline };
 // The name of the kernels `kernels` selects on this CPU (as KnnStats::kernels).
 const char* knn_kernels_name(KnnKernels kernels);
@@ -45,7 +46,7 @@ struct KnnStats {
   double mean_nodes_visited = 0;  // node boxes tested per query
   uint64_t retries = 0;        // range searches repeated because r0 held fewer than k points
   uint32_t radius_nodes = 0;   // nodes with a precomputed radius
-  const char* kernels = "";    // the search that ran: "avx512", "sse2", "scalar" or "cuda" ("": none)
+  const char* kernels = "";    // the search that ran: "avx512", "avx2", "sse2", "scalar" or "cuda" ("": none)
 };
 
 struct KnnResult {

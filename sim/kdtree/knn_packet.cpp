@@ -4,9 +4,9 @@
 //
 // The walk is written once over a set of kernels (box test of all lanes, a leaf batch's
 // distances, which of them may enter a list, the insertion): SSE2, the x86-64 baseline, and
-// AVX-512 where the CPU has it (KnnKernels::kFastest, found once per process). Both compute every distance with the
-// same separate multiplies and adds as distance2 (this file is built without contraction into
-// fused multiply-adds), so they find the same neighbours.
+// AVX2 or AVX-512 where the CPU has them (KnnKernels::kFastest, found once per process). All
+// compute every distance with the same separate multiplies and adds as distance2 (this file is
+// built without contraction into fused multiply-adds), so they find the same neighbours.
 #include "sim/kdtree/knn_packet.h"
 
 #include <algorithm>
@@ -89,6 +89,53 @@ struct BaselineKernels {
 };
 
 #if defined(MENISCUS_KDTREE_AVX512)
+#define MENISCUS_KDTREE_AVX2_TARGET __attribute__((target("avx2")))
+
+// Eight floats a register: the lanes' box distances in two, a batch of 32 in four. The list
+// insertion stays the SSE2 one (a list is k = 16 entries: four SSE registers, and AVX2 cannot
+// shift a register by one lane across its halves in one instruction).
+struct Avx2Kernels {
+  MENISCUS_KDTREE_AVX2_TARGET static __m256 axis_gap(__m256 lo, __m256 hi, __m256 x) {
+    return _mm256_max_ps(_mm256_max_ps(_mm256_sub_ps(lo, x), _mm256_sub_ps(x, hi)), _mm256_setzero_ps());
+  }
+  MENISCUS_KDTREE_AVX2_TARGET static uint32_t lanes_reaching(const KdNode& node, const QueryPacket& q,
+                                                             const float* prune) {
+    const __m256 lo0 = _mm256_set1_ps(node.lo[0]), lo1 = _mm256_set1_ps(node.lo[1]), lo2 = _mm256_set1_ps(node.lo[2]);
+    const __m256 hi0 = _mm256_set1_ps(node.hi[0]), hi1 = _mm256_set1_ps(node.hi[1]), hi2 = _mm256_set1_ps(node.hi[2]);
+    uint32_t reach = 0;
+    for (uint32_t l = 0; l < kPacketSize; l += 8) {
+      const __m256 dx = axis_gap(lo0, hi0, _mm256_load_ps(q.x + l));
+      const __m256 dy = axis_gap(lo1, hi1, _mm256_load_ps(q.y + l));
+      const __m256 dz = axis_gap(lo2, hi2, _mm256_load_ps(q.z + l));
+      const __m256 d2 =
+          _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+      reach |= uint32_t(_mm256_movemask_ps(_mm256_cmp_ps(d2, _mm256_load_ps(prune + l), _CMP_LE_OQ))) << l;
+    }
+    return reach;
+  }
+  MENISCUS_KDTREE_AVX2_TARGET static uint32_t batch_within(const float* px, const float* py, const float* pz,
+                                                           uint32_t n, float x, float y, float z, float limit,
+                                                           float* d2) {
+    const __m256 qx = _mm256_set1_ps(x), qy = _mm256_set1_ps(y), qz = _mm256_set1_ps(z), lim = _mm256_set1_ps(limit);
+    uint32_t mask = 0, j = 0;
+    for (; j + 8 <= n; j += 8) {
+      const __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(px + j), qx);
+      const __m256 dy = _mm256_sub_ps(_mm256_loadu_ps(py + j), qy);
+      const __m256 dz = _mm256_sub_ps(_mm256_loadu_ps(pz + j), qz);
+      const __m256 d =
+          _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+      _mm256_store_ps(d2 + j, d);
+      mask |= uint32_t(_mm256_movemask_ps(_mm256_cmp_ps(d, lim, _CMP_LE_OQ))) << j;
+    }
+    // The rest (a leaf's last batch) as the baseline does it.
+    if (j < n) mask |= BaselineKernels::batch_within(px + j, py + j, pz + j, n - j, x, y, z, limit, d2 + j) << j;
+    return mask;
+  }
+  static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
+    return offer_neighbour_baseline(row_d2, row_ids, k, d2, id);
+  }
+};
+
 // Sixteen floats a register: all lanes' box distances in one, a whole batch in two, a list of
 // k <= 16 in one.
 struct Avx512Kernels {
@@ -210,6 +257,13 @@ void walk_baseline(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchS
 }
 
 #if defined(MENISCUS_KDTREE_AVX512)
+// Everything the walk calls is inlined here, where AVX2 is enabled.
+MENISCUS_KDTREE_AVX2_TARGET __attribute__((flatten)) void walk_avx2(const KdTree& tree, const QueryPacket& q,
+                                                                    uint32_t k, SearchScratch& scratch,
+                                                                    PacketScratch& lists) {
+  walk<Avx2Kernels>(tree, q, k, scratch, lists);
+}
+
 // Everything the walk calls is inlined here, where AVX-512 is enabled.
 MENISCUS_KDTREE_AVX512_TARGET __attribute__((flatten)) void walk_avx512(const KdTree& tree, const QueryPacket& q,
                                                                         uint32_t k, SearchScratch& scratch,
@@ -235,6 +289,7 @@ const WalkChoice& choice(KnnKernels kernels) {
   static const WalkChoice fastest = [] {
 #if defined(MENISCUS_KDTREE_AVX512)
     if (__builtin_cpu_supports("avx512f")) return WalkChoice{walk_avx512, "avx512"};
+    if (__builtin_cpu_supports("avx2")) return WalkChoice{walk_avx2, "avx2"};
 #endif
     return kBaseline;
   }();

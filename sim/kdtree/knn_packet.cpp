@@ -89,11 +89,8 @@ struct BaselineKernels {
 };
 
 #if defined(MENISCUS_KDTREE_AVX512)
-#define MENISCUS_KDTREE_AVX2_TARGET __attribute__((target("avx2")))
-
-// Eight floats a register: the lanes' box distances in two, a batch of 32 in four. The list
-// insertion stays the SSE2 one (a list is k = 16 entries: four SSE registers, and AVX2 cannot
-// shift a register by one lane across its halves in one instruction).
+// Eight floats a register: the lanes' box distances in two, a batch of 32 in four, a list of
+// k <= 16 in two.
 struct Avx2Kernels {
   MENISCUS_KDTREE_AVX2_TARGET static __m256 axis_gap(__m256 lo, __m256 hi, __m256 x) {
     return _mm256_max_ps(_mm256_max_ps(_mm256_sub_ps(lo, x), _mm256_sub_ps(x, hi)), _mm256_setzero_ps());
@@ -131,8 +128,8 @@ struct Avx2Kernels {
     if (j < n) mask |= BaselineKernels::batch_within(px + j, py + j, pz + j, n - j, x, y, z, limit, d2 + j) << j;
     return mask;
   }
-  static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
-    return offer_neighbour_baseline(row_d2, row_ids, k, d2, id);
+  MENISCUS_KDTREE_AVX2_TARGET static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
+    return offer_neighbour_avx2(row_d2, row_ids, k, d2, id);
   }
 };
 

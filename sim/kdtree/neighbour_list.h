@@ -21,9 +21,10 @@
 #endif
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
-// Functions marked so use AVX-512F (callers check the CPU first, see knn_packet.cpp).
+// Functions marked so use AVX-512F or AVX2 (callers check the CPU first, see knn_packet.cpp).
 #define MENISCUS_KDTREE_AVX512 1
 #define MENISCUS_KDTREE_AVX512_TARGET __attribute__((target("avx512f")))
+#define MENISCUS_KDTREE_AVX2_TARGET __attribute__((target("avx2")))
 #endif
 
 namespace meniscus::sim::kdtree {
@@ -143,6 +144,52 @@ inline float offer_neighbour_baseline(float* row_d2, uint32_t* row_ids, uint32_t
 }
 
 #if defined(MENISCUS_KDTREE_AVX512)
+// Entries of `d` greater than (x, xi), as greater_entries above, eight at a time.
+MENISCUS_KDTREE_AVX2_TARGET inline __m256i greater_entries_avx2(__m256 d, __m256i ids, __m256 x, __m256i xi_signed) {
+  const __m256i sign = _mm256_set1_epi32(int(0x80000000u));
+  const __m256 later_id = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_xor_si256(ids, sign), xi_signed));
+  return _mm256_castps_si256(
+      _mm256_or_ps(_mm256_cmp_ps(d, x, _CMP_GT_OQ), _mm256_and_ps(_mm256_cmp_ps(d, x, _CMP_EQ_OQ), later_id)));
+}
+// Lane e of the result is lane e - 1 of `now`, lane 0 is lane 7 of `before`: each rotated up a
+// lane across the halves, then lane 0 taken from `before`.
+MENISCUS_KDTREE_AVX2_TARGET inline __m256i shifted_in_avx2(__m256i now, __m256i before) {
+  const __m256i up = _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6);
+  return _mm256_blend_epi32(_mm256_permutevar8x32_epi32(now, up), _mm256_permutevar8x32_epi32(before, up), 0x01);
+}
+
+// The same insertion, eight entries at a time (kListBlock is two blocks of eight).
+MENISCUS_KDTREE_AVX2_TARGET inline float offer_neighbour_avx2(float* row_d2, uint32_t* row_ids, uint32_t k, float d2,
+                                                              uint32_t id) {
+  const __m256 x = _mm256_set1_ps(d2);
+  const __m256i xi = _mm256_set1_epi32(int(id));
+  const __m256i xi_signed = _mm256_xor_si256(xi, _mm256_set1_epi32(int(0x80000000u)));
+  const uint32_t blocks = (k + 7) / 8;
+  __m256i now = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_d2 + 8 * (blocks - 1)));
+  __m256i now_i = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_ids + 8 * (blocks - 1)));
+  __m256i now_greater = greater_entries_avx2(_mm256_castsi256_ps(now), now_i, x, xi_signed);
+  for (uint32_t b = blocks; b-- > 0;) {
+    __m256i before = _mm256_setzero_si256(), before_i = before, before_greater = before;
+    if (b > 0) {
+      before = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_d2 + 8 * (b - 1)));
+      before_i = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_ids + 8 * (b - 1)));
+      before_greater = greater_entries_avx2(_mm256_castsi256_ps(before), before_i, x, xi_signed);
+    }
+    const __m256i shift = shifted_in_avx2(now_greater, before_greater);
+    const __m256i place = _mm256_andnot_si256(shift, now_greater);
+    const __m256i nd =
+        _mm256_blendv_epi8(_mm256_blendv_epi8(now, _mm256_castps_si256(x), place), shifted_in_avx2(now, before), shift);
+    const __m256i ni =
+        _mm256_blendv_epi8(_mm256_blendv_epi8(now_i, xi, place), shifted_in_avx2(now_i, before_i), shift);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row_d2 + 8 * b), nd);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row_ids + 8 * b), ni);
+    now = before;
+    now_i = before_i;
+    now_greater = before_greater;
+  }
+  return row_d2[k - 1];
+}
+
 // Equal squared distances are rare (duplicate points, symmetric grids): their ids are compared
 // only when some entry ties with the offer.
 MENISCUS_KDTREE_AVX512_TARGET inline __mmask16 greater_entries(__m512 d, __m512i ids, __m512 x, __m512i xi) {

@@ -30,7 +30,7 @@ sim::SphParams read_sph_settings(const ParamTable& t) {
   p.rest_density = float(t.number("rest_density", p.rest_density, 1e-3, 1e6));
   p.particle_volume = float(t.number("particle_volume", p.particle_volume, 0.0, 1.5));
   if (!sim::SphParams::particle_volume_allowed(p.particle_volume))
-    t.fail("particle_volume", "must be 0 (the filling lattice's own) or in [0.5, 1.5] (a fraction of diameter^3)");
+    t.fail("particle_volume", std::string("must be ") + sim::SphParams::kParticleVolumeRule);
   p.viscosity = float(t.number("viscosity", p.viscosity, 0.0, 1e3));
   p.boundary_viscosity = float(t.number("wall_friction", p.boundary_viscosity, 0.0, 1e3));
   p.surface_tension = float(t.number("surface_tension", p.surface_tension, 0.0, 1e3));

@@ -85,6 +85,19 @@ struct SampleRows {
 
 uint32_t cell_words(const SampleMasks& masks) { return (masks.dims.x - 1 + 63) / 64; }
 
+// Calls cell(x, mc_case) for each mixed cell of the cell row whose sample rows are `rows`, in
+// x order.
+template <class Cell>
+inline void for_each_mixed_cell(const SampleMasks& masks, const SampleRows& rows, Cell&& cell) {
+  for (uint32_t w = 0, n = cell_words(masks); w < n; ++w) {
+    const CellWord word(rows.bits, w, masks.words, masks.dims.x - 1);
+    for (uint64_t bits = word.mixed; bits; bits &= bits - 1) {
+      const uint32_t b = uint32_t(std::countr_zero(bits));
+      cell(64 * w + b, word.mc_case(b));
+    }
+  }
+}
+
 // Numbers the crossed edges of sample row (y, z) into its slots, from `base` plus the row's
 // first vertex. Only crossed edges' slots are written, and only they are read.
 void number_row_slots(const SampleMasks& masks, uint32_t y, uint32_t z, uint32_t base, uint32_t* slots) {
@@ -113,16 +126,11 @@ uint32_t write_row_baseline(const SampleMasks& masks, const SampleRows& sample_r
   const CornerCodes& codes = corner_codes();
   const std::array<uint8_t, 256>& counts = corner_counts();
   uint32_t written = 0;
-  for (uint32_t w = 0, n = cell_words(masks); w < n; ++w) {
-    const CellWord word(sample_rows.bits, w, masks.words, masks.dims.x - 1);
-    for (uint64_t bits = word.mixed; bits; bits &= bits - 1) {
-      const uint32_t b = uint32_t(std::countr_zero(bits)), x = 64 * w + b;
-      const uint32_t mc_case = word.mc_case(b);
-      for (uint32_t i = 0, count = counts[mc_case]; i < count; ++i)
-        out[written + i] = rows[codes.row[mc_case][i]][4 * x + codes.slot[mc_case][i]];
-      written += counts[mc_case];
-    }
-  }
+  for_each_mixed_cell(masks, sample_rows, [&](uint32_t x, uint32_t mc_case) {
+    for (uint32_t i = 0, count = counts[mc_case]; i < count; ++i)
+      out[written + i] = rows[codes.row[mc_case][i]][4 * x + codes.slot[mc_case][i]];
+    written += counts[mc_case];
+  });
   return written;
 }
 
@@ -157,6 +165,8 @@ __attribute__((target("avx2"))) uint32_t write_row_avx2(const SampleMasks& masks
   const CornerLanes& lanes = corner_lanes();
   const std::array<uint8_t, 256>& counts = corner_counts();
   uint32_t written = 0;
+  // The loop of for_each_mixed_cell, written out: a lambda compiled for AVX2 is not inlined into
+  // a template compiled without it, and a call per cell would cost more than the loop.
   for (uint32_t w = 0, n = cell_words(masks); w < n; ++w) {
     const CellWord word(sample_rows.bits, w, masks.words, masks.dims.x - 1);
     for (uint64_t bits = word.mixed; bits; bits &= bits - 1) {
@@ -239,14 +249,9 @@ WriteRow write_row_for(McKernels kernels) {
 uint64_t count_cell_slice_corners(const SampleMasks& masks, uint32_t z) {
   const std::array<uint8_t, 256>& counts = corner_counts();
   uint64_t corners = 0;
-  for (uint32_t y = 0; y + 1 < masks.dims.y; ++y) {
-    const SampleRows rows(masks, y, z);
-    for (uint32_t w = 0, n = cell_words(masks); w < n; ++w) {
-      const CellWord word(rows.bits, w, masks.words, masks.dims.x - 1);
-      for (uint64_t bits = word.mixed; bits; bits &= bits - 1)
-        corners += counts[word.mc_case(uint32_t(std::countr_zero(bits)))];
-    }
-  }
+  for (uint32_t y = 0; y + 1 < masks.dims.y; ++y)
+    for_each_mixed_cell(masks, SampleRows(masks, y, z),
+                        [&](uint32_t, uint32_t mc_case) { corners += counts[mc_case]; });
   return corners;
 }
 

@@ -46,8 +46,7 @@ double lattice_points(const SphBox& box, float d) {
 void SphParams::validate() const {
   require_positive(particle_radius, "particle_radius");
   require_positive(rest_density, "rest_density");
-  require(particle_volume_allowed(particle_volume), "particle_volume",
-          "must be 0 (the lattice's own) or in [0.5, 1.5] (a fraction of diameter^3)");
+  require(particle_volume_allowed(particle_volume), "particle_volume", std::string("must be ") + kParticleVolumeRule);
   require(std::isfinite(viscosity) && viscosity >= 0, "viscosity", "must be a finite number >= 0");
   require(std::isfinite(boundary_viscosity) && boundary_viscosity >= 0, "boundary_viscosity", "must be a finite number >= 0");
   require(std::isfinite(surface_tension) && surface_tension >= 0, "surface_tension", "must be a finite number >= 0");

@@ -88,8 +88,11 @@ struct SphParams {
 
   static constexpr uint32_t kMaxParticles = 1u << 26;
 
-  // particle_volume's range: 0 (the lattice's own) or [0.5, 1.5]; NaN is neither.
+  // particle_volume's range: 0 (the lattice's own) or [0.5, 1.5]; NaN is neither. The rule's
+  // words, for the errors of every reader of it.
   static bool particle_volume_allowed(float v) { return v == 0.0f || (v >= 0.5f && v <= 1.5f); }
+  static constexpr const char* kParticleVolumeRule =
+      "0 (the filling lattice's own) or in [0.5, 1.5] (a fraction of diameter^3)";
 
   float diameter() const { return 2.0f * particle_radius; }
   float support() const { return 4.0f * particle_radius; }

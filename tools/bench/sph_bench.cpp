@@ -68,10 +68,9 @@ Options parse(int argc, char** argv) {
       o.frames = flags.integer(1, 1'000'000);
     else if (flag == "--scene") o.scene = flags.value();
     else if (flag == "--particle-volume") {
-      const char* note = "0: the lattice's own; else a fraction of the spacing cubed, at least 0.5";
-      o.particle_volume = float(flags.number(0, 1.5, note));
+      o.particle_volume = float(flags.number(0, 1.5, sim::SphParams::kParticleVolumeRule));
       if (!sim::SphParams::particle_volume_allowed(o.particle_volume))
-        throw InputError("--particle-volume: expected a number in [0.5, 1.5] or 0 (" + std::string(note) + "), got " +
+        throw InputError(std::string("--particle-volume: expected ") + sim::SphParams::kParticleVolumeRule + ", got " +
                          limits::number_text(o.particle_volume));
     } else if (flag == "--particles") {
       o.counts.clear();

@@ -21,6 +21,22 @@ namespace {
 
 static_assert(kLeafBatch == 32, "a batch's candidates are one 32-bit mask");
 
+// A query's list as the walk uses it: offers, the k-th squared distance, and a store when its
+// leaf is done. This one works on the list in memory with the insertion `Offer`.
+template <float (*Offer)(float*, uint32_t*, uint32_t, float, uint32_t)>
+class ListInMemory {
+ public:
+  ListInMemory(float* row_d2, uint32_t* row_ids, uint32_t k) : row_d2_(row_d2), row_ids_(row_ids), k_(k) {}
+  void offer(float d2, uint32_t id) { Offer(row_d2_, row_ids_, k_, d2, id); }
+  float kth() const { return row_d2_[k_ - 1]; }
+  void store() const {}
+
+ private:
+  float* row_d2_;
+  uint32_t* row_ids_;
+  uint32_t k_;
+};
+
 // The x86-64 baseline, or plain C++ elsewhere.
 struct BaselineKernels {
   // box_distance2 of kdtree_rules.h written as max(lo - x, x - hi, 0) per axis: the very same
@@ -83,9 +99,7 @@ struct BaselineKernels {
     return mask;
   }
 #endif
-  static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
-    return offer_neighbour_baseline(row_d2, row_ids, k, d2, id);
-  }
+  using List = ListInMemory<offer_neighbour_baseline>;
 };
 
 #if defined(MENISCUS_KDTREE_AVX512)
@@ -128,9 +142,12 @@ struct Avx2Kernels {
     if (j < n) mask |= BaselineKernels::batch_within(px + j, py + j, pz + j, n - j, x, y, z, limit, d2 + j) << j;
     return mask;
   }
-  MENISCUS_KDTREE_AVX2_TARGET static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2, uint32_t id) {
-    return offer_neighbour_avx2(row_d2, row_ids, k, d2, id);
-  }
+  using List = Avx2ShortList;  // k <= kListBlock
+};
+
+// Lists longer than four registers hold stay in memory.
+struct Avx2LongListKernels : Avx2Kernels {
+  using List = ListInMemory<offer_neighbour_avx2>;
 };
 
 // Sixteen floats a register: all lanes' box distances in one, a whole batch in two, a list of
@@ -172,10 +189,7 @@ struct Avx512Kernels {
     }
     return mask;
   }
-  MENISCUS_KDTREE_AVX512_TARGET static float offer(float* row_d2, uint32_t* row_ids, uint32_t k, float d2,
-                                                   uint32_t id) {
-    return offer_neighbour_avx512(row_d2, row_ids, k, d2, id);
-  }
+  using List = ListInMemory<offer_neighbour_avx512>;
 };
 #endif
 
@@ -220,8 +234,7 @@ void walk(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& s
       const uint32_t end = node.index + node.count;
       for (uint32_t lanes = reach; lanes; lanes &= lanes - 1) {
         const uint32_t l = uint32_t(lowest_bit32(lanes));
-        float* row_d2 = lists.best.row_d2(l);
-        uint32_t* row_ids = lists.best.row_ids(l);
+        typename Kernels::List list(lists.best.row_d2(l), lists.best.row_ids(l), k);
         uint32_t found = lists.found[l];
         float lim = limit[l];
         tested += node.count;
@@ -232,11 +245,12 @@ void walk(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchScratch& s
           for (uint32_t within = Kernels::batch_within(px + b, py + b, pz + b, n, q.x[l], q.y[l], q.z[l], lim, d2);
                within; within &= within - 1) {
             const uint32_t j = uint32_t(lowest_bit32(within));
-            const float kth = Kernels::offer(row_d2, row_ids, k, d2[j], ids[b + j]);
+            list.offer(d2[j], ids[b + j]);
             found += found < k;
-            lim = found == k ? kth : lim;
+            if (found == k) lim = list.kth();
           }
         }
+        list.store();
         lists.found[l] = found;
         limit[l] = lim;
         if (found == k) prune[l] = prune_bound(lim);
@@ -258,7 +272,10 @@ void walk_baseline(const KdTree& tree, const QueryPacket& q, uint32_t k, SearchS
 MENISCUS_KDTREE_AVX2_TARGET __attribute__((flatten)) void walk_avx2(const KdTree& tree, const QueryPacket& q,
                                                                     uint32_t k, SearchScratch& scratch,
                                                                     PacketScratch& lists) {
-  walk<Avx2Kernels>(tree, q, k, scratch, lists);
+  if (k <= kListBlock)
+    walk<Avx2Kernels>(tree, q, k, scratch, lists);
+  else
+    walk<Avx2LongListKernels>(tree, q, k, scratch, lists);
 }
 
 // Everything the walk calls is inlined here, where AVX-512 is enabled.

@@ -190,6 +190,77 @@ MENISCUS_KDTREE_AVX2_TARGET inline float offer_neighbour_avx2(float* row_d2, uin
   return row_d2[k - 1];
 }
 
+// A list of k <= kListBlock entries held in four AVX2 registers while one query tests a leaf,
+// with the insertion of offer_neighbour_avx2: offers to the same list follow each other closely,
+// and in memory each would wait for the previous one's stores to forward. Entry e - 1's place
+// in the register before (`prev`) is shared by the data, the ids and, without ties, the shift:
+// entry e shifts where entry e - 1 is greater than the offer.
+class Avx2ShortList {
+ public:
+  MENISCUS_KDTREE_AVX2_TARGET Avx2ShortList(float* row_d2, uint32_t* row_ids, uint32_t k)
+      : row_d2_(row_d2),
+        row_ids_(row_ids),
+        kth_in_high_(k > 8),
+        kth_lane_(_mm256_set1_epi32(int((k - 1) % 8))),
+        low_(_mm256_loadu_ps(row_d2)),
+        high_(_mm256_loadu_ps(row_d2 + 8)),
+        low_ids_(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_ids))),
+        high_ids_(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_ids + 8))) {}
+
+  MENISCUS_KDTREE_AVX2_TARGET void offer(float d2, uint32_t id) {
+    const __m256 x = _mm256_set1_ps(d2);
+    const __m256i xi = _mm256_set1_epi32(int(id));
+    const __m256 prev = shifted_in(low_, _mm256_setzero_ps()), prev_high = shifted_in(high_, low_);
+    const __m256i prev_ids = shifted_in(low_ids_, _mm256_setzero_si256());
+    const __m256i prev_high_ids = shifted_in(high_ids_, low_ids_);
+    __m256 greater = _mm256_cmp_ps(low_, x, _CMP_GT_OQ), greater_high = _mm256_cmp_ps(high_, x, _CMP_GT_OQ);
+    __m256 shift = _mm256_cmp_ps(prev, x, _CMP_GT_OQ), shift_high = _mm256_cmp_ps(prev_high, x, _CMP_GT_OQ);
+    const __m256 ties = _mm256_or_ps(_mm256_cmp_ps(low_, x, _CMP_EQ_OQ), _mm256_cmp_ps(high_, x, _CMP_EQ_OQ));
+    if (__builtin_expect(!_mm256_testz_ps(ties, ties), 0)) {
+      const __m256i xi_signed = _mm256_xor_si256(xi, _mm256_set1_epi32(int(0x80000000u)));
+      greater = _mm256_castsi256_ps(greater_entries_avx2(low_, low_ids_, x, xi_signed));
+      greater_high = _mm256_castsi256_ps(greater_entries_avx2(high_, high_ids_, x, xi_signed));
+      shift = shifted_in(greater, _mm256_setzero_ps());
+      shift_high = shifted_in(greater_high, greater);
+    }
+    // Where greater: the offer, or the entry before where that is greater too. Else unchanged.
+    low_ = _mm256_blendv_ps(low_, _mm256_blendv_ps(x, prev, shift), greater);
+    high_ = _mm256_blendv_ps(high_, _mm256_blendv_ps(x, prev_high, shift_high), greater_high);
+    low_ids_ = blend(low_ids_, blend(xi, prev_ids, shift), greater);
+    high_ids_ = blend(high_ids_, blend(xi, prev_high_ids, shift_high), greater_high);
+  }
+
+  // The k-th squared distance (+inf while fewer than k are held).
+  MENISCUS_KDTREE_AVX2_TARGET float kth() const {
+    return _mm256_cvtss_f32(_mm256_permutevar8x32_ps(kth_in_high_ ? high_ : low_, kth_lane_));
+  }
+
+  MENISCUS_KDTREE_AVX2_TARGET void store() const {
+    _mm256_storeu_ps(row_d2_, low_);
+    _mm256_storeu_ps(row_d2_ + 8, high_);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row_ids_), low_ids_);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(row_ids_ + 8), high_ids_);
+  }
+
+ private:
+  MENISCUS_KDTREE_AVX2_TARGET static __m256 shifted_in(__m256 now, __m256 before) {
+    return _mm256_castsi256_ps(shifted_in_avx2(_mm256_castps_si256(now), _mm256_castps_si256(before)));
+  }
+  MENISCUS_KDTREE_AVX2_TARGET static __m256i shifted_in(__m256i now, __m256i before) {
+    return shifted_in_avx2(now, before);
+  }
+  MENISCUS_KDTREE_AVX2_TARGET static __m256i blend(__m256i a, __m256i b, __m256 mask) {  // mask ? b : a
+    return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), mask));
+  }
+
+  float* row_d2_;
+  uint32_t* row_ids_;
+  bool kth_in_high_;
+  __m256i kth_lane_;
+  __m256 low_, high_;
+  __m256i low_ids_, high_ids_;
+};
+
 // Equal squared distances are rare (duplicate points, symmetric grids): their ids are compared
 // only when some entry ties with the offer.
 MENISCUS_KDTREE_AVX512_TARGET inline __mmask16 greater_entries(__m512 d, __m512i ids, __m512 x, __m512i xi) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/core/uninitialized_vector.h"
 #include "sim/kdtree/build_node.h"
 #include "sim/kdtree/kdtree.h"
 
@@ -13,8 +14,8 @@ namespace meniscus::sim::kdtree {
 // Flat coordinate arrays and input indices, one set per side of the large stage's double
 // buffering.
 struct PointArrays {
-  std::vector<float> x, y, z;
-  std::vector<uint32_t> id;
+  UninitializedVector<float> x, y, z;
+  UninitializedVector<uint32_t> id;
   void resize(size_t n) {
     x.resize(n);
     y.resize(n);

@@ -7,11 +7,11 @@
 // multi-threaded with TBB and gives the same tree for any thread count; the CUDA backend
 // (kdtree_cuda.h) gives the same tree on a GPU.
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
 
-#include <glm/vec3.hpp>
-
+#include "engine/core/uninitialized_vector.h"
 #include "sim/kdtree/kdtree_rules.h"
 
 namespace meniscus::sim::kdtree {
@@ -41,10 +41,10 @@ struct KdBuildStats {
 };
 
 struct KdTree {
-  std::vector<KdNode> nodes;  // preorder, nodes[0] is the root (empty when there are no points)
+  UninitializedVector<KdNode> nodes;  // preorder, nodes[0] is the root (empty when there are no points)
   // Points in leaf order (each leaf's points are contiguous), as flat coordinate arrays.
-  std::vector<float> x, y, z;
-  std::vector<uint32_t> ids;  // input index of each point in leaf order
+  UninitializedVector<float> x, y, z;
+  UninitializedVector<uint32_t> ids;  // input index of each point in leaf order
   float query_radius = 0.0f;  // the R the tree was built with
   uint32_t k = 0;
   KdBuildStats stats;

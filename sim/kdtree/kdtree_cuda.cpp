@@ -37,11 +37,11 @@ KdTree build_kdtree_cuda(std::span<const glm::vec3> points, const KdTreeParams& 
     return estimate_query_radius(boxes, counts, roots, params.k);
   };
   run_build_cuda(x.data(), y.data(), z.data(), uint32_t(n), params.query_radius, params.traversal_cost, rule, built);
-  tree.nodes = std::move(built.nodes);
-  tree.x = std::move(built.x);
-  tree.y = std::move(built.y);
-  tree.z = std::move(built.z);
-  tree.ids = std::move(built.ids);
+  tree.nodes.assign(built.nodes.begin(), built.nodes.end());
+  tree.x.assign(built.x.begin(), built.x.end());
+  tree.y.assign(built.y.begin(), built.y.end());
+  tree.z.assign(built.z.begin(), built.z.end());
+  tree.ids.assign(built.ids.begin(), built.ids.end());
   tree.query_radius = built.query_radius;
   tree.stats.large_levels = built.large_levels;
   tree.stats.small_levels = built.small_levels;

@@ -29,8 +29,8 @@ Aabb points_box(const PointArrays& p, uint32_t begin, uint32_t end) {
   return box;
 }
 
-const std::vector<float>& axis_array(const PointArrays& p, uint32_t axis) {
-  return axis == 0 ? p.x : (axis == 1 ? p.y : p.z);
+const float* axis_array(const PointArrays& p, uint32_t axis) {
+  return (axis == 0 ? p.x : (axis == 1 ? p.y : p.z)).data();
 }
 
 }  // namespace
@@ -93,7 +93,7 @@ void run_large_node_stage(BuildState& state) {
     chunk_left.resize(chunks.size());
     tbb::parallel_for(size_t(0), chunks.size(), [&](size_t c) {
       const LargeSplit& s = splits[chunks[c].node];
-      const float* coord = axis_array(src, s.axis).data();
+      const float* coord = axis_array(src, s.axis);
       uint32_t left = 0;
       for (uint32_t i = chunks[c].begin; i < chunks[c].end; ++i) left += coord[i] < s.position;
       chunk_left[c] = left;
@@ -125,7 +125,7 @@ void run_large_node_stage(BuildState& state) {
     right_box.resize(chunks.size());
     tbb::parallel_for(size_t(0), chunks.size(), [&](size_t c) {
       const LargeSplit& s = splits[chunks[c].node];
-      const float* coord = axis_array(src, s.axis).data();
+      const float* coord = axis_array(src, s.axis);
       uint32_t l = left_at[c], r = right_at[c];
       for (uint32_t i = chunks[c].begin; i < chunks[c].end; ++i) {
         const uint32_t go_left = coord[i] < s.position;

@@ -3,10 +3,11 @@
 // whose radius reaches its box. "Near" is the side of the packet's centre.
 //
 // The walk is written once over a set of kernels (box test of all lanes, a leaf batch's
-// distances, which of them may enter a list, the insertion): SSE2, the x86-64 baseline, and
-// AVX2 or AVX-512 where the CPU has them (KnnKernels::kFastest, found once per process). All
-// compute every distance with the same separate multiplies and adds as distance2 (this file is
-// built without contraction into fused multiply-adds), so they find the same neighbours.
+// distances, which of them may enter a list, the list and its insertion): SSE2, the x86-64
+// baseline, and AVX2 or AVX-512 where the CPU has them (KnnKernels::kFastest, found once per
+// process). All compute every distance with the same separate multiplies and adds as distance2
+// (this file is built without contraction into fused multiply-adds), so they find the same
+// neighbours.
 #include "sim/kdtree/knn_packet.h"
 
 #include <algorithm>
@@ -104,7 +105,7 @@ struct BaselineKernels {
 
 #if defined(MENISCUS_KDTREE_AVX512)
 // Eight floats a register: the lanes' box distances in two, a batch of 32 in four, a list of
-// k <= 16 in two.
+// k <= 16 in two (and its ids in two more), held in registers while a query tests a leaf.
 struct Avx2Kernels {
   MENISCUS_KDTREE_AVX2_TARGET static __m256 axis_gap(__m256 lo, __m256 hi, __m256 x) {
     return _mm256_max_ps(_mm256_max_ps(_mm256_sub_ps(lo, x), _mm256_sub_ps(x, hi)), _mm256_setzero_ps());

@@ -211,8 +211,8 @@ class Avx2ShortList {
     const __m256 x = _mm256_set1_ps(d2);
     const __m256i xi = _mm256_set1_epi32(int(id));
     const __m256 prev = shifted_in(low_, _mm256_setzero_ps()), prev_high = shifted_in(high_, low_);
-    const __m256i prev_ids = shifted_in(low_ids_, _mm256_setzero_si256());
-    const __m256i prev_high_ids = shifted_in(high_ids_, low_ids_);
+    const __m256i prev_ids = shifted_in_avx2(low_ids_, _mm256_setzero_si256());
+    const __m256i prev_high_ids = shifted_in_avx2(high_ids_, low_ids_);
     __m256 greater = _mm256_cmp_ps(low_, x, _CMP_GT_OQ), greater_high = _mm256_cmp_ps(high_, x, _CMP_GT_OQ);
     __m256 shift = _mm256_cmp_ps(prev, x, _CMP_GT_OQ), shift_high = _mm256_cmp_ps(prev_high, x, _CMP_GT_OQ);
     const __m256 ties = _mm256_or_ps(_mm256_cmp_ps(low_, x, _CMP_EQ_OQ), _mm256_cmp_ps(high_, x, _CMP_EQ_OQ));
@@ -243,11 +243,9 @@ class Avx2ShortList {
   }
 
  private:
+  // shifted_in_avx2 of float lanes.
   MENISCUS_KDTREE_AVX2_TARGET static __m256 shifted_in(__m256 now, __m256 before) {
     return _mm256_castsi256_ps(shifted_in_avx2(_mm256_castps_si256(now), _mm256_castps_si256(before)));
-  }
-  MENISCUS_KDTREE_AVX2_TARGET static __m256i shifted_in(__m256i now, __m256i before) {
-    return shifted_in_avx2(now, before);
   }
   MENISCUS_KDTREE_AVX2_TARGET static __m256i blend(__m256i a, __m256i b, __m256 mask) {  // mask ? b : a
     return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), mask));

@@ -174,9 +174,17 @@ Volume load_nifti(const std::filesystem::path& path) {
   if (slope == 0.0f) slope = 1.0f, intercept = 0.0f;  // the standard's "no scaling"
 
   in.skip(uint64_t(vox_offset) - kHeaderBytes, "the header extensions before vox_offset");
+  // Read in pieces, the buffer growing only as the file delivers: a short or compressed file
+  // that declares a huge volume ends in "truncated" before the whole declared size is allocated.
+  constexpr uint64_t kReadPiece = uint64_t(64) << 20;
+  const uint64_t total = samples * uint64_t(type->bytes);
   std::vector<unsigned char> bytes;
-  limits::resize_or_fail(bytes, samples * uint64_t(type->bytes), path, "the samples");
-  in.read(bytes.data(), bytes.size(), "the samples (" + std::to_string(samples) + " of " + type->name + ")");
+  for (uint64_t at = 0; at < total;) {
+    const uint64_t piece = std::min(kReadPiece, total - at);
+    limits::resize_or_fail(bytes, at + piece, path, "the samples");
+    in.read(bytes.data() + at, piece, "the samples (" + std::to_string(samples) + " of " + type->name + ")");
+    at += piece;
+  }
   limits::resize_or_fail(volume.values, samples, path, "the samples");
   for (uint64_t i = 0; i < samples; ++i) {
     const double v = slope * sample_value(*type, bytes.data() + i * uint64_t(type->bytes), h.swap) + intercept;

@@ -19,6 +19,7 @@ void read_view(const ParamTable& t, sim::raytrace::RefractionView& v) {
   v.trace.height = uint32_t(t.integer("image_height", v.trace.height, 1, 8192));
   v.trace.max_bounces = uint32_t(t.integer("bounces", v.trace.max_bounces, 0, 8));
   v.trace.supersample = uint32_t(t.integer("supersample", v.trace.supersample, 1, 8));
+  v.trace.min_weight = float(t.number("min_weight", v.trace.min_weight, 0.0, 1.0));
   if (sim::raytrace::primary_rays(v.trace) > sim::raytrace::kMaxPrimaryRays)
     t.fail("image_width", "image_width x image_height x supersample^2 is " +
                               std::to_string(sim::raytrace::primary_rays(v.trace)) + " primary rays a frame, at most " +
@@ -37,6 +38,7 @@ sim::raytrace::PoolParams read_caustics_pool_settings(const ParamTable& t) {
   p.depth = float(t.number("depth", p.depth, 0.05, 10.0));
   p.wave_height = float(t.number("wave_height", p.wave_height, 0.0, 0.2 * p.depth));
   p.wave_speed = float(t.number("wave_speed", p.wave_speed, 0.0, 100.0));
+  p.glass_wall = float(t.number("glass_wall", p.glass_wall, 0.0, 0.25));
   read_view(t, p.view);
   t.finish();
   return p;

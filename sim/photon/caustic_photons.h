@@ -1,28 +1,29 @@
 #pragma once
 // Caustic photons (Zhou et al. 2008 §5; Jensen's photon mapping): photons from the sun enter a
-// refracting surface (a closed water mesh in a triangle kd-tree), are reflected or refracted at
-// each crossing by the exact dielectric Fresnel terms (Russian roulette between the two, so a
-// photon keeps its power and the estimate stays unbiased), and are stored where they land on
-// the diffuse floor after at least one crossing: the light that made the caustic. Photons that
-// never meet the water are direct light, which the renderer shades without photons.
+// refracting surface (closed meshes of water, glass, ... in a triangle kd-tree), are reflected
+// or refracted at each crossing by the exact dielectric Fresnel terms (Russian roulette between
+// the two, so a photon keeps its power and the estimate stays unbiased), and are stored where
+// they land on the diffuse floor after at least one crossing: the light that made the caustic.
+// Photons that never meet the surface are direct light, which the renderer shades without
+// photons.
 //
 // The same photons for any thread count: photon i draws from its own random stream (seed, i).
 #include <cstdint>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
 
-#include <glm/vec2.hpp>
-#include <glm/vec3.hpp>
-
 #include "sim/kdtree/triangle_kdtree.h"
+#include "sim/photon/optics.h"
 
 namespace meniscus::sim::photon {
 
-struct WaterSurface {
+struct RefractingSurface {
   std::span<const glm::vec3> vertices;
-  std::span<const uint32_t> indices;  // a closed mesh: every crossing toggles inside/outside
+  std::span<const uint32_t> indices;  // closed meshes: a photon on the floor is in the air again
   const kdtree::TriangleKdTree* tree = nullptr;
-  float ior = 1.33f;  // water against air
+  const Optics* optics = &kWaterInAir;  // the media either side of each triangle
 };
 
 // A sun above the scene: parallel photons leaving the rectangle [emit_min, emit_max] (x, z) at
@@ -45,13 +46,14 @@ struct CausticPhotons {
   std::vector<glm::vec3> positions;  // on the floor plane
   float power_per_photon = 0.0f;     // W: the sun's power over the rectangle / photons emitted
   uint32_t emitted = 0, stored = 0;
-  uint32_t direct = 0;    // reached the floor without meeting the water (not stored)
-  uint32_t escaped = 0;   // left upwards or sideways
+  uint32_t direct = 0;    // reached the floor without meeting the surface (not stored)
+  uint32_t escaped = 0;   // left upwards or sideways, or met the floor out of the air (a mesh not closed)
   uint32_t dropped = 0;   // still inside after max_crossings
 };
 
 // Throws InputError for a sun direction that is not downwards or not finite, an empty emitter,
-// a floor above the emitter, an index of refraction <= 0, or no tree.
-CausticPhotons trace_caustic_photons(const WaterSurface& water, const Sun& sun, float floor_y, const PhotonParams& params);
+// a floor above the emitter, optics that Optics::validate refuses, or no tree.
+CausticPhotons trace_caustic_photons(const RefractingSurface& surface, const Sun& sun, float floor_y,
+                                     const PhotonParams& params);
 
 }  // namespace meniscus::sim::photon

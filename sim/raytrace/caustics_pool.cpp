@@ -27,14 +27,19 @@ void PoolParams::validate() const {
   require_pool(depth >= 0.05f && depth <= 10.0f, "depth", "in [0.05, 10] m");
   require_pool(wave_height >= 0.0f && wave_height <= 0.2f * depth, "wave_height", "in [0, depth / 5]");
   require_pool(std::isfinite(wave_speed) && wave_speed >= 0.0f && wave_speed <= 100.0f, "wave_speed", "in [0, 100]");
+  require_pool(glass_wall >= 0.0f && glass_wall <= 0.25f, "glass_wall", "in [0, 0.25] m");
   view.validate();
 }
 
-photon::TriangleSoup pool_water(const PoolParams& params, double time) {
+photon::OpticalMesh pool_scene(const PoolParams& params, double time) {
   params.validate();
   const float t = float(time) * params.wave_speed;
-  return photon::water_block(params.grid, glm::vec2(-kHalfSide), glm::vec2(kHalfSide), 0.0f,
-                             [&](float x, float z) { return wave(params, x, z, t); });
+  photon::TriangleSoup water = photon::water_block(params.grid, glm::vec2(-kHalfSide), glm::vec2(kHalfSide), 0.0f,
+                                                   [&](float x, float z) { return wave(params, x, z, t); });
+  if (params.glass_wall == 0.0f) return {std::move(water), photon::kWaterInAir};
+  // The waves reach 1.375 wave heights above the depth, at most 0.275 of it (validate).
+  return photon::water_in_glass_tank(std::move(water), params.grid, glm::vec2(-kHalfSide), glm::vec2(kHalfSide),
+                                     params.glass_wall, 1.3f * params.depth);
 }
 
 }  // namespace meniscus::sim::raytrace

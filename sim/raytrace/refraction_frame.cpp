@@ -82,6 +82,7 @@ void RefractionView::validate() const {
                "image_width and image_height", "1..8192 pixels");
   require_view(trace.max_bounces <= 8, "bounces", "at most 8");
   require_view(trace.supersample >= 1 && trace.supersample <= 8, "supersample", "in [1, 8]");
+  require_view(trace.min_weight >= 0.0f && trace.min_weight <= 1.0f, "min_weight", "in [0, 1]");
   require_view(primary_rays(trace) <= kMaxPrimaryRays, "image_width x image_height x supersample^2",
                "at most " + std::to_string(kMaxPrimaryRays) + " primary rays a frame, not " +
                    std::to_string(primary_rays(trace)));
@@ -102,9 +103,10 @@ std::vector<glm::vec3> vertex_normals(const photon::TriangleSoup& mesh) {
 }
 
 RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const RefractionView& view,
-                                  std::span<const glm::vec3> normals) {
+                                  std::span<const glm::vec3> normals, const photon::Optics& optics) {
   view.validate();
   if (mesh.indices.empty()) throw InputError("refraction: the mesh has no triangles");
+  optics.validate(mesh.indices.size() / 3);
   RefractionFrame frame;
   frame.stats.triangles = uint32_t(mesh.indices.size() / 3);
   const kdtree::TriangleKdTree tree = kdtree::build_triangle_kdtree(mesh.vertices, mesh.indices);
@@ -119,14 +121,15 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
   scene.vertices = mesh.vertices;
   scene.indices = mesh.indices;
   scene.normals = normals;
+  scene.optics = &optics;
   scene.floor_y = box.lo.y - 0.01f * height;  // just under it, so its base's caustic is on the floor
   scene.floor_tile = view.floor_tile;
   scene.to_sun = towards_sun(view);
 
   auto start = Clock::now();
-  const photon::CausticPhotons photons = photon::trace_caustic_photons(
-      {mesh.vertices, mesh.indices, &tree, scene.ior}, aimed_sun(box, scene.to_sun), scene.floor_y,
-      {.photons = view.photons});
+  const photon::CausticPhotons photons =
+      photon::trace_caustic_photons({mesh.vertices, mesh.indices, &tree, &optics}, aimed_sun(box, scene.to_sun),
+                                    scene.floor_y, {.photons = view.photons});
   frame.stats.photon_ms = ms_since(start);
   frame.stats.photons_stored = photons.stored;
 

@@ -53,9 +53,11 @@ struct RefractionFrame {
 };
 
 // `normals`: per-vertex shading normals (vertex_normals below) for a smooth surface, or empty
-// for flat faces. InputError for an empty mesh.
+// for flat faces; `optics`: the media the triangles separate (photon/optics.h). InputError for
+// an empty mesh.
 RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const RefractionView& view,
-                                  std::span<const glm::vec3> normals = {});
+                                  std::span<const glm::vec3> normals = {},
+                                  const photon::Optics& optics = photon::kWaterInAir);
 
 // Area-weighted vertex normals: each triangle's cross product added to its corners, normalised.
 std::vector<glm::vec3> vertex_normals(const photon::TriangleSoup& mesh);

@@ -12,12 +12,12 @@
 namespace meniscus::sim::raytrace {
 namespace {
 
-// What a refraction stage renders: its triangles at a time, the view (which the panel's sun
+// What a refraction stage renders: its triangles and their media at a time, the view (which the panel's sun
 // sliders move) and the controls of what it animates.
 class RefractionSource {
  public:
   virtual ~RefractionSource() = default;
-  virtual photon::TriangleSoup mesh(double time) const = 0;
+  virtual photon::OpticalMesh mesh(double time) const = 0;
   virtual RefractionView& view() = 0;
   virtual std::vector<StageControl> own_controls() = 0;
   virtual bool smooth() const = 0;  // shade with interpolated vertex normals (a scan), or flat faces
@@ -27,7 +27,7 @@ class RefractionSource {
 class PoolSource final : public RefractionSource {
  public:
   explicit PoolSource(const PoolParams& params) : params_(params) {}
-  photon::TriangleSoup mesh(double time) const override { return pool_water(params_, time); }
+  photon::OpticalMesh mesh(double time) const override { return pool_scene(params_, time); }
   RefractionView& view() override { return params_.view; }
   // The block's edges are sharp: a vertex normal there would bend the walls.
   bool smooth() const override { return false; }
@@ -44,7 +44,7 @@ class SpinningSource final : public RefractionSource {
  public:
   SpinningSource(const TriangleMesh& mesh, const SpinningMeshParams& params, const std::string& source)
       : spinning_(mesh, params, source) {}
-  photon::TriangleSoup mesh(double time) const override { return spinning_.at(time); }
+  photon::OpticalMesh mesh(double time) const override { return {spinning_.at(time), photon::kWaterInAir}; }
   RefractionView& view() override { return spinning_.params().view; }
   bool smooth() const override { return true; }
   std::vector<StageControl> own_controls() override {
@@ -61,15 +61,16 @@ class SurfaceSource final : public RefractionSource {
  public:
   explicit SurfaceSource(const RefractionView& view) : view_(view) {}
   void consume(levelset::LevelSetStage& producer) override { producer_ = &producer; }
-  photon::TriangleSoup mesh(double) const override {
-    photon::TriangleSoup soup;
-    if (!producer_) return soup;
+  photon::OpticalMesh mesh(double) const override {
+    photon::OpticalMesh out;
+    photon::TriangleSoup& soup = out.mesh;
+    if (!producer_) return out;
     const IndexedMesh mesh =
         extract_record_mesh(producer_->records(0.0f), producer_->record_origin(), producer_->voxel_size());
     soup.vertices.assign(mesh.positions.begin(), mesh.positions.end());
     soup.indices.reserve(mesh.triangles.size() * 3);
     for (const glm::uvec3& t : mesh.triangles) soup.indices.insert(soup.indices.end(), {t.x, t.y, t.z});
-    return soup;
+    return out;
   }
   RefractionView& view() override { return view_; }
   bool smooth() const override { return true; }
@@ -128,14 +129,16 @@ class RefractionStageCpu final : public TracedImageStage {
 
  private:
   void render() {
-    const photon::TriangleSoup mesh = source_->mesh(time_);
+    const photon::OpticalMesh scene = source_->mesh(time_);
+    const photon::TriangleSoup& mesh = scene.mesh;
     if (mesh.indices.empty()) {  // a surface before its producer was consumed, or an empty one: black
       frame_ = {};
       frame_.image.rgb.assign(size_t(width()) * height(), glm::vec3(0.0f));
       rendered_with_.clear();  // no frame to keep: the next step renders whatever dt is
       return;
     }
-    frame_ = render_refraction(mesh, source_->view(), source_->smooth() ? vertex_normals(mesh) : std::vector<glm::vec3>{});
+    frame_ = render_refraction(mesh, source_->view(),
+                               source_->smooth() ? vertex_normals(mesh) : std::vector<glm::vec3>{}, scene.optics);
     rendered_with_ = control_values();
   }
 

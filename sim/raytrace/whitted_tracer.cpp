@@ -23,15 +23,6 @@ namespace {
 
 constexpr float kEpsilon = 1e-4f;  // how far a secondary ray starts off the surface
 
-float fresnel_reflectance(float cos_i, float eta) {
-  const float sin2_t = eta * eta * (1.0f - cos_i * cos_i);
-  if (sin2_t >= 1.0f) return 1.0f;
-  const float cos_t = std::sqrt(1.0f - sin2_t);
-  const float r_s = (eta * cos_i - cos_t) / (eta * cos_i + cos_t);
-  const float r_p = (cos_i - eta * cos_t) / (cos_i + eta * cos_t);
-  return 0.5f * (r_s * r_s + r_p * r_p);
-}
-
 struct Counters {
   std::atomic<uint64_t> secondary{0}, shadow{0};
 };
@@ -41,34 +32,35 @@ class Tracer {
   Tracer(const TraceScene& scene, Counters& counters)
       : s_(scene), to_sun_(glm::normalize(scene.to_sun)), counters_(counters) {}
 
-  glm::vec3 radiance(const Ray& ray, uint32_t depth, bool inside, bool* hit_surface) const {
+  // What arrives along `ray`, which travels in `medium` and carries `weight` of its pixel.
+  glm::vec3 radiance(const Ray& ray, uint32_t depth, uint8_t medium, float weight, bool* hit_surface) const {
     const RayHit hit = s_.surface->closest(ray);
     const float t_floor = ray.direction.y < 0.0f ? (s_.floor_y - ray.origin.y) / ray.direction.y : INFINITY;
     if (hit_surface) *hit_surface = hit.hit();
     // The floor wins a tie: water standing on it meets it there.
-    if (hit.hit() && hit.t < t_floor) return through_surface(ray, hit, depth, inside);
+    if (hit.hit() && hit.t < t_floor) return through_surface(ray, hit, depth, medium, weight);
     const glm::vec3 seen = std::isfinite(t_floor) && t_floor > 0.0f
                                ? floor(ray.origin + t_floor * ray.direction, footprint(ray, t_floor))
                                : sky(ray.direction);
-    return inside ? seen * absorbed(std::isfinite(t_floor) ? t_floor : 0.0f) : seen;
+    return seen * absorbed(medium, std::isfinite(t_floor) ? t_floor * glm::length(ray.direction) : 0.0f);
   }
 
  private:
-  glm::vec3 through_surface(const Ray& ray, const RayHit& hit, uint32_t depth, bool inside) const {
+  glm::vec3 through_surface(const Ray& ray, const RayHit& hit, uint32_t depth, uint8_t medium, float weight) const {
     const uint32_t t = hit.triangle;
     const glm::vec3 a = s_.vertices[s_.indices[3 * t]], b = s_.vertices[s_.indices[3 * t + 1]],
                     c = s_.vertices[s_.indices[3 * t + 2]];
     glm::vec3 face = glm::normalize(glm::cross(b - a, c - a));
     const glm::vec3 d = glm::normalize(ray.direction);
+    const photon::Crossing crossing = s_.optics->crossing(t, face, d, medium);
     if (glm::dot(face, d) > 0.0f) face = -face;
     const glm::vec3 point = ray.origin + hit.t * ray.direction;
-    const float travelled = hit.t * glm::length(ray.direction);
-    const glm::vec3 attenuation = inside ? absorbed(travelled) : glm::vec3(1.0f);
-    const float eta = inside ? s_.ior : 1.0f / s_.ior;
+    const glm::vec3 attenuation = absorbed(crossing.from, hit.t * glm::length(ray.direction));
+    const float eta = s_.optics->media[crossing.from].ior / s_.optics->media[crossing.to].ior;
     // Secondary rays start off the true face; they leave by the shading normal where it gives
     // a reflection back off the face and a refraction through it, else by the face's own (an
     // interpolated normal bends a ray the wrong way across a coarse silhouette, which would
-    // toggle inside and outside where the ray never crossed).
+    // change its medium where the ray never crossed).
     Bounce bounce = bounce_off(face, d, eta);
     if (const auto smooth = shading_normal(hit, face); smooth && glm::dot(*smooth, d) < 0.0f) {
       const Bounce shaded = bounce_off(*smooth, d, eta);
@@ -76,9 +68,12 @@ class Tracer {
         bounce = shaded;
     }
     if (depth >= max_depth_) return attenuation * sky(bounce.reflectance >= 1.0f ? bounce.reflected : d);
-    glm::vec3 colour = bounce.reflectance * follow(point + kEpsilon * face, bounce.reflected, depth, inside);
+    const float kept = weight * std::max({attenuation.x, attenuation.y, attenuation.z});
+    glm::vec3 colour = bounce.reflectance * follow(point + kEpsilon * face, bounce.reflected, depth, crossing.from,
+                                                   kept * bounce.reflectance);
     if (bounce.reflectance < 1.0f)
-      colour += (1.0f - bounce.reflectance) * follow(point - kEpsilon * face, bounce.refracted, depth, !inside);
+      colour += (1.0f - bounce.reflectance) * follow(point - kEpsilon * face, bounce.refracted, depth, crossing.to,
+                                                     kept * (1.0f - bounce.reflectance));
     return attenuation * colour;
   }
 
@@ -90,7 +85,7 @@ class Tracer {
   };
   static Bounce bounce_off(const glm::vec3& n, const glm::vec3& d, float eta) {
     const float cos_i = -glm::dot(n, d);
-    Bounce b{fresnel_reflectance(cos_i, eta), d + 2.0f * cos_i * n, glm::vec3(0.0f)};
+    Bounce b{photon::fresnel_reflectance(cos_i, eta), d + 2.0f * cos_i * n, glm::vec3(0.0f)};
     if (b.reflectance < 1.0f) {
       const float cos_t = std::sqrt(1.0f - eta * eta * (1.0f - cos_i * cos_i));
       b.refracted = eta * d + (eta * cos_i - cos_t) * n;
@@ -109,9 +104,11 @@ class Tracer {
     return glm::dot(smooth, face) < 0.0f ? -smooth / length : smooth / length;
   }
 
-  glm::vec3 follow(const glm::vec3& origin, const glm::vec3& direction, uint32_t depth, bool inside) const {
+  glm::vec3 follow(const glm::vec3& origin, const glm::vec3& direction, uint32_t depth, uint8_t medium,
+                   float weight) const {
+    if (weight < min_weight_) return sky(direction);
     ++counters_.secondary;
-    return radiance({origin, direction}, depth + 1, inside, nullptr);
+    return radiance({origin, direction}, depth + 1, medium, weight, nullptr);
   }
 
   // The size of a pixel's footprint on the floor where `ray` meets it at `t`: the primary
@@ -160,7 +157,9 @@ class Tracer {
     return glm::mix(s_.sky_horizon, s_.sky_zenith, up);
   }
 
-  glm::vec3 absorbed(float distance) const { return glm::exp(-s_.absorption * distance); }
+  glm::vec3 absorbed(uint8_t medium, float distance) const {
+    return glm::exp(-s_.optics->media[medium].absorption * distance);
+  }
 
   const TraceScene& s_;
   glm::vec3 to_sun_;
@@ -168,6 +167,7 @@ class Tracer {
 
  public:
   uint32_t max_depth_ = 2;
+  float min_weight_ = 0.0f;
   float pixel_angle_ = 0.0f;  // radians per pixel of the primary rays
 };
 
@@ -176,10 +176,14 @@ class Tracer {
 TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) {
   if (params.width == 0 || params.height == 0) throw InputError("ray tracer: the image is empty");
   if (params.supersample < 1 || params.supersample > 8) throw InputError("ray tracer: supersample must be 1..8");
+  if (!(params.min_weight >= 0.0f && params.min_weight <= 1.0f))
+    throw InputError("ray tracer: min_weight must be in [0, 1]");
   if (!scene.normals.empty() && scene.normals.size() != scene.vertices.size())
     throw InputError("ray tracer: " + std::to_string(scene.normals.size()) + " normals for " +
                      std::to_string(scene.vertices.size()) + " vertices");
   if (!scene.surface) throw InputError("ray tracer: no surface to trace");
+  if (!scene.optics) throw InputError("ray tracer: no optics for the surface");
+  scene.optics->validate(scene.indices.size() / 3);
   const glm::vec3 forward_raw = camera.target - camera.eye;
   if (!(glm::length(forward_raw) > 0.0f) || !(camera.fov_y_degrees > 0.0f && camera.fov_y_degrees < 180.0f))
     throw InputError("ray tracer: the camera needs a target away from its eye and a field of view in (0, 180) degrees");
@@ -199,6 +203,7 @@ TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const
   std::atomic<uint64_t> hits{0};
   Tracer tracer(scene, counters);
   tracer.max_depth_ = params.max_bounces;
+  tracer.min_weight_ = params.min_weight;
   const uint32_t n = params.supersample;
   tracer.pixel_angle_ = 2.0f * half_height / float(params.height * n);
   tbb::parallel_for(uint32_t(0), params.height, [&](uint32_t y) {
@@ -210,7 +215,7 @@ TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const
           const float u = ((x + (sx + 0.5f) / n) / params.width * 2.0f - 1.0f) * half_width;
           const float v = (1.0f - (y + (sy + 0.5f) / n) / params.height * 2.0f) * half_height;
           bool hit = false;
-          sum += tracer.radiance({camera.eye, forward + u * right + v * up}, 0, false, &hit);
+          sum += tracer.radiance({camera.eye, forward + u * right + v * up}, 0, 0, 1.0f, &hit);
           row_hits += hit;
         }
       image.rgb[size_t(y) * params.width + x] = sum / float(n * n);

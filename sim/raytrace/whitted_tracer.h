@@ -2,18 +2,18 @@
 // A Whitted ray tracer for a refracting surface over a lit floor (Zhou et al. 2008 §4's use of
 // the kd-tree): primary rays; at the surface both the reflected and the refracted ray, weighted
 // by the exact Fresnel terms, up to max_bounces deep (then the sky in the continuing
-// direction); Beer–Lambert absorption inside; at the floor a checker lit by the sun behind one
+// direction); Beer–Lambert absorption in each medium; at the floor a checker lit by the sun behind one
 // shadow ray — the refracting surface blocks the direct sun, and the light it lets through
 // arrives as the caustic image from photon mapping (sim/photon) when one is given.
 //
 // Rows in parallel; every pixel depends on its rays alone, so the image does not depend on the
 // thread count or the intersector (the kd-tree, the brute force, Embree in the benchmark).
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <span>
 #include <vector>
 
-#include <glm/vec3.hpp>
-
+#include "sim/photon/optics.h"
 #include "sim/raytrace/intersector.h"
 
 namespace meniscus::sim::photon {
@@ -23,14 +23,13 @@ struct CausticImage;
 namespace meniscus::sim::raytrace {
 
 struct TraceScene {
-  const Intersector* surface = nullptr;  // the refracting mesh (a closed one: crossings toggle inside)
+  const Intersector* surface = nullptr;   // the refracting meshes, closed
   std::span<const glm::vec3> vertices;    // its triangles, for their normals
   std::span<const uint32_t> indices;
   // Per-vertex normals for smooth shading (a scanned mesh), interpolated at the hit and used
   // for the Fresnel terms and the reflected and refracted directions; empty: each triangle's own.
   std::span<const glm::vec3> normals;
-  float ior = 1.33f;
-  glm::vec3 absorption{0.45f, 0.09f, 0.06f};  // per unit length inside (water: red goes first)
+  const photon::Optics* optics = &photon::kWaterInAir;  // the media either side of each triangle
   float floor_y = 0.0f;
   float floor_tile = 0.1f;
   glm::vec3 floor_light{0.80f, 0.78f, 0.74f}, floor_dark{0.45f, 0.44f, 0.42f};
@@ -51,6 +50,11 @@ struct TraceParams {
   uint32_t width = 256, height = 256;
   uint32_t max_bounces = 2;  // secondary rays per path, each level splitting into reflection and refraction
   uint32_t supersample = 1;  // n x n primary rays per pixel on a regular grid, averaged
+  // Hall & Greenberg's adaptive depth: a branch that would carry less than this share of its
+  // pixel is not traced but ends in the sky along its direction, as at max_bounces. 0 traces
+  // every branch; with a little, a path may cross many interfaces (water in a glass tank)
+  // without 2^bounces rays a pixel.
+  float min_weight = 0.0f;
 };
 
 struct TraceStats {
@@ -65,7 +69,8 @@ struct TraceImage {
   TraceStats stats;
 };
 
-// Throws InputError for an empty image, a missing surface or a bad camera.
+// Throws InputError for an empty image, a missing surface, optics that Optics::validate
+// refuses or a bad camera.
 TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params);
 
 }  // namespace meniscus::sim::raytrace

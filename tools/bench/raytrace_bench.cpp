@@ -95,13 +95,14 @@ Frame read_frame(const std::filesystem::path& file) {
 // The floor just under the mesh, its tiles and the water's absorption scaled to the mesh (a
 // scan in millimetres is as clear as a pool in metres), the camera framing its bounding box
 // from above and aside.
-sim::raytrace::TraceCamera framing(const Frame& f, sim::raytrace::TraceScene& scene) {
+sim::raytrace::TraceCamera framing(const Frame& f, sim::raytrace::TraceScene& scene, sim::photon::Optics& optics) {
   glm::vec3 lo(INFINITY), hi(-INFINITY);
   for (const glm::vec3& v : f.vertices) lo = glm::min(lo, v), hi = glm::max(hi, v);
   const float size = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
   scene.floor_y = lo.y - 0.01f * (hi.y - lo.y);
   scene.floor_tile = 0.05f * size;
-  scene.absorption *= 2.0f / size;
+  optics.media[1].absorption *= 2.0f / size;
+  scene.optics = &optics;
   const glm::vec3 centre = 0.5f * (lo + hi);
   const float radius = 0.5f * glm::length(hi - lo);
   return {centre + radius * glm::vec3(0.9f, 1.1f, 1.8f), centre, 40.0f};
@@ -183,7 +184,8 @@ void run_case(const Options& o, const std::string& name) {
     sim::raytrace::TraceScene scene;
     scene.vertices = f.vertices;
     scene.indices = f.indices;
-    const sim::raytrace::TraceCamera camera = framing(f, scene);
+    sim::photon::Optics optics;
+    const sim::raytrace::TraceCamera camera = framing(f, scene, optics);
     const sim::raytrace::TraceParams params{o.size, o.size, 2};
 
     const sim::kdtree::TriangleKdTree tree = sim::kdtree::build_triangle_kdtree(f.vertices, f.indices);

@@ -24,7 +24,7 @@ namespace {
 struct Block {
   TriangleSoup mesh;
   kdtree::TriangleKdTree tree;
-  WaterSurface surface() const { return {mesh.vertices, mesh.indices, &tree, 1.33f}; }
+  RefractingSurface surface() const { return {mesh.vertices, mesh.indices, &tree}; }
 };
 
 Block block_with_tree(uint32_t n, float x0, float x1, float z0, float z1, float bottom,
@@ -105,7 +105,7 @@ TEST_CASE("caustics: bad suns, floors and grids are refused", "[photon]") {
   nan_sun.direction.x = NAN;
   CHECK_THROWS_AS(trace_caustic_photons(slab.surface(), nan_sun, 0.0f, {}), InputError);
   CHECK_THROWS_AS(trace_caustic_photons(slab.surface(), overhead_sun(), 3.0f, {}), InputError);
-  WaterSurface no_tree = slab.surface();
+  RefractingSurface no_tree = slab.surface();
   no_tree.tree = nullptr;
   CHECK_THROWS_AS(trace_caustic_photons(no_tree, overhead_sun(), 0.0f, {}), InputError);
   CHECK_THROWS_AS(estimate_caustics({}, {{0.0f, 0.0f}, {0.0f, 1.0f}, 0.0f, 4, 4}), InputError);

@@ -1,4 +1,4 @@
-// The caustics pool's frame: a closed water mesh of the expected size rebuilt at every time, a
+// The caustics pool's frame: a closed water mesh in its glass tank rebuilt at every time, a
 // caustic on the floor under the waves that the photons put there, an image that moves with
 // the waves and is the same for any thread count; the stage's settings checked and its missing
 // CUDA backend named.
@@ -38,8 +38,10 @@ TEST_CASE("caustics pool: a closed water block every frame, photons through it, 
           "[raytrace]") {
   const PoolParams p = small_pool();
   const RefractionFrame first = render_pool(p, 0.0);
-  // The top and the bottom (2 n^2 each) and four walls of n quads (2 n each).
-  CHECK(first.stats.triangles == 4 * p.grid * p.grid + 8 * p.grid);
+  // The water's top and bottom (2 n^2 each) and four walls of n quads (2 n each); the tank's
+  // inner walls above the waterline (as many), its outer bottom, four outer walls and the rim's
+  // four quads.
+  CHECK(first.stats.triangles == 4 * p.grid * p.grid + 16 * p.grid + 18);
   CHECK(first.stats.photons_stored > p.view.photons / 2);  // the sun's beam is aimed at the pool
   CHECK(first.stats.sah_cost > 0.0);
   CHECK(first.image.stats.hits > 0);
@@ -56,6 +58,7 @@ TEST_CASE("caustics pool: under still water and an overhead sun the floor gets t
   // transmissions, 1 - ((n - 1) / (n + 1))^2 each. The camera looks straight down at a light
   // tile's middle through the same two faces and 0.5 m of water, and sees that floor.
   PoolParams p = small_pool();
+  p.glass_wall = 0.0f;
   p.wave_height = 0.0f;
   p.view.sun_elevation_degrees = 90.0f;
   p.view.photons = 400000;
@@ -65,13 +68,50 @@ TEST_CASE("caustics pool: under still water and an overhead sun the floor gets t
   const RefractionFrame frame = render_pool(p, 0.0);
   const glm::vec3 seen = frame.image.rgb[4 * 9 + 4];
   const TraceScene defaults;
-  const float r = std::pow((defaults.ior - 1.0f) / (defaults.ior + 1.0f), 2.0f), t = 1.0f - r;
+  const float ior = photon::kWater.ior;
+  const float r = std::pow((ior - 1.0f) / (ior + 1.0f), 2.0f), t = 1.0f - r;
   const glm::vec3 floor = defaults.floor_light * (defaults.ambient + t * t * defaults.sun_colour);
-  const glm::vec3 expected = floor * t * t * glm::exp(-defaults.absorption * p.depth);
+  const glm::vec3 expected = floor * t * t * glm::exp(-photon::kWater.absorption * p.depth);
   for (int c = 0; c < 3; ++c) {
     INFO("channel " << c << ": seen " << seen[c] << ", expected " << expected[c]);
     CHECK(std::abs(seen[c] - expected[c]) < 0.08f * expected[c]);
   }
+}
+
+TEST_CASE("caustics pool: through still water in its glass tank the floor gets the sun less three Fresnel losses",
+          "[raytrace]") {
+  // Straight down: air into water, water into glass, glass into air, each at normal incidence,
+  // the photons and the view alike. The view adds what the top and the glass's underside
+  // reflect of the zenith; every other path is below a thousandth.
+  PoolParams p = small_pool();
+  p.wave_height = 0.0f;
+  p.view.sun_elevation_degrees = 90.0f;
+  p.view.photons = 400000;
+  p.view.photon_neighbours = 256;
+  p.view.trace = {9, 9, 6};
+  p.view.camera = {{0.125f, 3.0f, 0.126f}, {0.125f, 0.0f, 0.125f}, 1.0f};
+  const RefractionFrame frame = render_pool(p, 0.0);
+  const glm::vec3 seen = frame.image.rgb[4 * 9 + 4];
+  const auto reflectance = [](float n1, float n2) { return std::pow((n1 - n2) / (n1 + n2), 2.0f); };
+  const float r_top = reflectance(1.0f, photon::kWater.ior),
+              r_glass = reflectance(photon::kWater.ior, photon::kGlass.ior),
+              r_under = reflectance(photon::kGlass.ior, 1.0f);
+  const float down = (1.0f - r_top) * (1.0f - r_glass) * (1.0f - r_under);
+  const glm::vec3 absorbed = glm::exp(-photon::kWater.absorption * p.depth - photon::kGlass.absorption * p.glass_wall);
+  const TraceScene defaults;
+  const glm::vec3 floor = defaults.floor_light * (defaults.ambient + down * defaults.sun_colour);
+  const float up_again = std::pow((1.0f - r_top) * (1.0f - r_glass), 2.0f) * r_under;
+  const glm::vec3 expected =
+      floor * down * absorbed + r_top * defaults.sky_zenith + up_again * absorbed * absorbed * defaults.sky_zenith;
+  for (int c = 0; c < 3; ++c) {
+    INFO("channel " << c << ": seen " << seen[c] << ", expected " << expected[c]);
+    CHECK(std::abs(seen[c] - expected[c]) < 0.08f * expected[c]);
+  }
+  // Adaptive depth drops the faint branches and keeps the picture.
+  p.view.trace.min_weight = 0.02f;
+  const RefractionFrame pruned = render_pool(p, 0.0);
+  CHECK(3 * pruned.image.stats.secondary < frame.image.stats.secondary);
+  CHECK(glm::length(pruned.image.rgb[4 * 9 + 4] - seen) < 0.02f * glm::length(seen));
 }
 
 TEST_CASE("caustics pool stage: bad settings name their field, and the CUDA backend says it is not built", "[raytrace]") {
@@ -81,6 +121,12 @@ TEST_CASE("caustics pool stage: bad settings name their field, and the CUDA back
   p = small_pool();
   p.wave_height = p.depth;
   CHECK_THROWS_WITH(make_caustics_pool_stage(p, SimBackend::Cpu), Catch::Contains("wave_height"));
+  p = small_pool();
+  p.glass_wall = NAN;
+  CHECK_THROWS_WITH(make_caustics_pool_stage(p, SimBackend::Cpu), Catch::Contains("glass_wall"));
+  p = small_pool();
+  p.view.trace.min_weight = 1.5f;
+  CHECK_THROWS_WITH(make_caustics_pool_stage(p, SimBackend::Cpu), Catch::Contains("min_weight"));
   CHECK_THROWS_AS(make_caustics_pool_stage(small_pool(), SimBackend::Cuda), DeviceError);
   const auto stage = make_caustics_pool_stage(small_pool(), SimBackend::Cpu);
   CHECK(stage->width() == 96);

@@ -93,11 +93,12 @@ TEST_CASE("ray tracer: water shadows the direct sun, and its caustic gives the l
   sun.emit_max = {1.0f, 1.0f};
   sun.emit_y = 2.0f;
   const photon::CausticPhotons photons =
-      photon::trace_caustic_photons({slab.vertices, slab.indices, &tree, scene.ior}, sun, 0.0f, {.photons = 100000});
+      photon::trace_caustic_photons({slab.vertices, slab.indices, &tree}, sun, 0.0f, {.photons = 100000});
   const photon::CausticImage caustic = photon::estimate_caustics(photons, {{0.2f, 0.2f}, {0.8f, 0.8f}, 0.0f, 24, 24});
   scene.caustics = &caustic;
   const glm::vec3 lit_through = centre_pixel(scene, under);
-  const float r = std::pow((scene.ior - 1.0f) / (scene.ior + 1.0f), 2.0f);
+  const float ior = photon::kWater.ior;
+  const float r = std::pow((ior - 1.0f) / (ior + 1.0f), 2.0f);
   const glm::vec3 expected = scene.floor_light * (scene.ambient + (1.0f - r) / (1.0f + r) * scene.sun_colour);
   INFO("under the slab: " << lit_through.x << " " << lit_through.y << " " << lit_through.z << ", expected about "
                           << expected.x << " " << expected.y << " " << expected.z);

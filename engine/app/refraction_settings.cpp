@@ -1,6 +1,7 @@
 #include "engine/app/refraction_settings.h"
 
 #include <glm/geometric.hpp>
+#include <glm/vector_relational.hpp>
 
 #include "engine/app/data_path.h"
 
@@ -44,12 +45,21 @@ sim::raytrace::PoolParams read_caustics_pool_settings(const ParamTable& t) {
   return p;
 }
 
-sim::raytrace::RefractionView read_refracting_surface_settings(const ParamTable& t) {
-  sim::raytrace::RefractionView v;
+RefractingSurfaceSettings read_refracting_surface_settings(const ParamTable& t) {
+  RefractingSurfaceSettings s;
   t.string("level_set", "");  // the producer, which the stage registry resolves
-  read_view(t, v);
+  read_view(t, s.view);
+  s.tank.wall = float(t.number("glass_wall", s.tank.wall, 0.0, 1.0));
+  if (s.tank.wall > 0.0f) {  // the tank's inside, required with its wall
+    for (const char* key : {"tank_min", "tank_max"})
+      if (!t.has(key)) t.fail(key, "is required with glass_wall (the tank's inside, a corner [x, y, z])");
+    s.tank.inner_min = t.vec3("tank_min", s.tank.inner_min);
+    s.tank.inner_max = t.vec3("tank_max", s.tank.inner_max);
+    if (!glm::all(glm::lessThan(s.tank.inner_min, s.tank.inner_max)))
+      t.fail("tank_max", "must exceed tank_min on every axis");
+  }
   t.finish();
-  return v;
+  return s;
 }
 
 RefractingMeshSettings read_refracting_mesh_settings(const ParamTable& t) {

@@ -6,14 +6,20 @@
 
 #include "engine/app/param_table.h"
 #include "sim/raytrace/caustics_pool.h"
+#include "sim/raytrace/refraction_stages.h"
 #include "sim/raytrace/spinning_mesh.h"
 
 namespace meniscus {
 
 sim::raytrace::PoolParams read_caustics_pool_settings(const ParamTable& table);
 
-// type = "refracting_surface": the view alone (its level set is the stage's `level_set`).
-sim::raytrace::RefractionView read_refracting_surface_settings(const ParamTable& table);
+// type = "refracting_surface": the view and the glass tank around the surface, if any (its
+// level set is the stage's `level_set`).
+struct RefractingSurfaceSettings {
+  sim::raytrace::RefractionView view;
+  sim::raytrace::SurfaceTank tank;
+};
+RefractingSurfaceSettings read_refracting_surface_settings(const ParamTable& table);
 
 struct RefractingMeshSettings {
   std::string mesh;  // the file, resolved (engine/app/data_path.h)

@@ -89,7 +89,8 @@ const std::vector<StageType>& stage_types() {
        },
        [](const StageConfig& c, const Scene&, std::span<const StageFacts>, const StageFacts&, sim::SimBackend backend,
           const Context&) -> std::unique_ptr<sim::Stage> {
-         return sim::raytrace::make_refracting_surface_stage(read_refracting_surface_settings(c.params), backend);
+         const RefractingSurfaceSettings s = read_refracting_surface_settings(c.params);
+         return sim::raytrace::make_refracting_surface_stage(s.view, backend, s.tank);
        }},
       {"refracting_mesh", sim::StageOutput::TracedImage, "", sim::StageOutput::Particles,
        [](const StageConfig& c, const Scene&, std::span<const StageFacts>, StageFacts&) {

@@ -2,9 +2,10 @@
 // The media a traced scene is made of and which two each triangle separates. Rays (the camera's
 // and the sun's photons) start in medium 0, the air.
 //
-// Two ways to say it:
-//   - a closed mesh of one medium in air, whose winding is not known to face out (a scan, an
-//     iso-surface): no per-triangle interfaces, and every crossing toggles between media 0 and 1;
+// Two ways to say it, which a scene may mix:
+//   - a closed mesh of water in air whose winding is not known to face out (a scan, an
+//     iso-surface): crossing one of its triangles toggles between media 0 and 1 (no
+//     per-triangle interfaces at all, or the interface kToggleAirWater);
 //   - several media touching (water in a glass tank): each triangle names an interface, whose
 //     front medium lies on the side its normal cross(b - a, c - a) points to. Where two media
 //     meet there is one triangle, not one per medium, so a ray crosses from one straight into
@@ -30,6 +31,9 @@ struct Interface {
   uint8_t front = 0, back = 1;  // indices into Optics::media
 };
 
+// A triangle's interface that toggles between air and water, whichever way it is wound.
+inline constexpr uint8_t kToggleAirWater = 255;
+
 // The media on both sides of a crossing: the ray arrives in `from` and refracts into `to`.
 struct Crossing {
   uint8_t from = 0, to = 1;
@@ -38,12 +42,13 @@ struct Crossing {
 struct Optics {
   std::vector<Medium> media{kAir, kWater};
   std::vector<Interface> interfaces;        // empty with triangle_interface
-  std::vector<uint8_t> triangle_interface;  // one per triangle, or empty: crossings toggle 0 <-> 1
+  std::vector<uint8_t> triangle_interface;  // one per triangle, or empty: every crossing toggles
 
   // Where a ray along `direction`, now in medium `current`, meets `triangle`, whose geometric
   // normal is `face` (any length, as wound).
   Crossing crossing(uint32_t triangle, const glm::vec3& face, const glm::vec3& direction, uint8_t current) const {
-    if (triangle_interface.empty()) return {current, uint8_t(current ^ 1u)};
+    if (triangle_interface.empty() || triangle_interface[triangle] == kToggleAirWater)
+      return {current, uint8_t(current == 1 ? 0 : 1)};
     const Interface& i = interfaces[triangle_interface[triangle]];
     return glm::dot(face, direction) < 0.0f ? Crossing{i.front, i.back} : Crossing{i.back, i.front};
   }

@@ -8,6 +8,7 @@
 #include "engine/interop/shared_buffer.h"
 #include "sim/histopyramid/record_mesh.h"
 #include "sim/levelset/levelset_stage.h"
+#include "sim/photon/glass_tank.h"
 
 namespace meniscus::sim::raytrace {
 namespace {
@@ -59,7 +60,7 @@ class SpinningSource final : public RefractionSource {
 // The zero iso-surface of the level set the stage consumes, as its cube records triangulate it.
 class SurfaceSource final : public RefractionSource {
  public:
-  explicit SurfaceSource(const RefractionView& view) : view_(view) {}
+  SurfaceSource(const RefractionView& view, const SurfaceTank& tank) : view_(view), tank_(tank) {}
   void consume(levelset::LevelSetStage& producer) override { producer_ = &producer; }
   photon::OpticalMesh mesh(double) const override {
     photon::OpticalMesh out;
@@ -70,6 +71,8 @@ class SurfaceSource final : public RefractionSource {
     soup.vertices.assign(mesh.positions.begin(), mesh.positions.end());
     soup.indices.reserve(mesh.triangles.size() * 3);
     for (const glm::uvec3& t : mesh.triangles) soup.indices.insert(soup.indices.end(), {t.x, t.y, t.z});
+    if (tank_.wall > 0.0f && !soup.indices.empty())
+      photon::add_empty_glass_tank(out, tank_.inner_min, tank_.inner_max, tank_.wall);
     return out;
   }
   RefractionView& view() override { return view_; }
@@ -78,6 +81,7 @@ class SurfaceSource final : public RefractionSource {
 
  private:
   RefractionView view_;
+  SurfaceTank tank_;
   levelset::LevelSetStage* producer_ = nullptr;
 };
 
@@ -169,10 +173,15 @@ std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& par
   return std::make_unique<RefractionStageCpu>([params] { return std::make_unique<PoolSource>(params); });
 }
 
-std::unique_ptr<TracedImageStage> make_refracting_surface_stage(const RefractionView& view, SimBackend backend) {
+std::unique_ptr<TracedImageStage> make_refracting_surface_stage(const RefractionView& view, SimBackend backend,
+                                                                const SurfaceTank& tank) {
   view.validate();
+  if (tank.wall != 0.0f) {  // the tank's own checks, on an empty scene
+    photon::OpticalMesh empty;
+    photon::add_empty_glass_tank(empty, tank.inner_min, tank.inner_max, tank.wall);
+  }
   require_cpu(backend, "refracting_surface");
-  return std::make_unique<RefractionStageCpu>([view] { return std::make_unique<SurfaceSource>(view); });
+  return std::make_unique<RefractionStageCpu>([view, tank] { return std::make_unique<SurfaceSource>(view, tank); });
 }
 
 std::unique_ptr<TracedImageStage> make_spinning_mesh_stage(const TriangleMesh& mesh, const SpinningMeshParams& params,

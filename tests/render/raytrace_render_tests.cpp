@@ -66,12 +66,18 @@ caustic_resolution = 96
 floor_tile = 0.05
 image_width = 320
 image_height = 240
+bounces = 6
+min_weight = 0.02
+glass_wall = 0.005
+tank_min = [0.0, 0.0, 0.0]
+tank_max = [0.6, 0.3, 0.1]
 eye = [0.3, 0.3, 0.62]
 target = [0.3, 0.03, 0.05]
 fov_y_degrees = 45.0
 )";
 
-TEST_CASE("the dam break's level-set surface ray traced every frame matches its golden", "[render][raytrace][slow]") {
+TEST_CASE("the dam break's level-set surface ray traced every frame in its glass tank matches its golden",
+          "[render][raytrace][slow]") {
   const CaptureResult result = testing::capture_variant("tests/render/scenes/dam_break_small.toml", "dam_break_traced",
                                                         kTracedWater, 20);
   CHECK(result.validation_errors == 0);

@@ -67,6 +67,35 @@ TEST_CASE("glass tank: water and glass each enclose their volume, with one trian
   CHECK(medium_volume(tank, 0) == Approx(-(medium_volume(tank, 1) + medium_volume(tank, 2))).epsilon(1e-5));
 }
 
+TEST_CASE("empty glass tank: its glass encloses the walls' volume, and a fluid inside keeps toggling", "[photon]") {
+  // A closed water mesh of unknown winding (toggling), then a tank around [0, 1] x [0, 0.5] x [0, 0.25].
+  OpticalMesh scene{water_block(3, {0.2f, 0.05f}, {0.8f, 0.2f}, 0.1f, [](float, float) { return 0.3f; }), Optics{}};
+  const uint32_t fluid = scene.mesh.triangles();
+  const glm::vec3 lo{0.0f, 0.0f, 0.0f}, hi{1.0f, 0.5f, 0.25f};
+  const float wall = 0.02f;
+  add_empty_glass_tank(scene, lo, hi, wall);
+  REQUIRE_NOTHROW(scene.optics.validate(scene.mesh.triangles()));
+  REQUIRE(scene.optics.media.size() == 3);
+  CHECK(scene.optics.media[2].ior == kGlass.ior);
+  for (uint32_t t = 0; t < fluid; ++t) CHECK(scene.optics.triangle_interface[t] == kToggleAirWater);
+  // The fluid's crossings toggle whichever way a ray meets them; the glass's follow the winding.
+  const glm::vec3 up{0, 1, 0}, down{0, -1, 0};
+  CHECK(scene.optics.crossing(0, up, down, 0).to == 1);
+  CHECK(scene.optics.crossing(0, up, up, 1).to == 0);
+  const uint32_t bottom = fluid;  // the tank's inside bottom, facing up into the air
+  const glm::vec3 a = corner(scene.mesh, bottom, 0),
+                  face = glm::cross(corner(scene.mesh, bottom, 1) - a, corner(scene.mesh, bottom, 2) - a);
+  CHECK(scene.optics.crossing(bottom, face, down, 0).to == 2);
+  CHECK(scene.optics.crossing(bottom, face, up, 2).to == 0);
+  double glass = 0.0;
+  for (uint32_t t = fluid; t < scene.mesh.triangles(); ++t) glass += signed_volume(scene.mesh, t);
+  const double outside = (1.0 + 2 * wall) * (0.25 + 2 * wall) * (0.5 + wall), inside = 1.0 * 0.25 * 0.5;
+  CHECK(glass == Approx(outside - inside).epsilon(1e-5));
+
+  CHECK_THROWS_WITH(add_empty_glass_tank(scene, hi, lo, wall), Catch::Contains("min < max"));
+  CHECK_THROWS_WITH(add_empty_glass_tank(scene, lo, hi, -1.0f), Catch::Contains("wall"));
+}
+
 TEST_CASE("glass tank and optics: bad walls, rims, water and media are refused by name", "[photon]") {
   const auto block = [] { return water_block(4, {0.0f, 0.0f}, {1.0f, 1.0f}, 0.0f, [](float, float) { return 0.5f; }); };
   CHECK_THROWS_WITH(water_in_glass_tank(block(), 4, {0, 0}, {1, 1}, 0.0f, 1.0f), Catch::Contains("wall"));

@@ -124,4 +124,17 @@ printf 'name = "glass"\n[[stage]]\ntype = "refracting_mesh"\nmesh = "%s"\n' "$tm
 expect 2 "point.ply: no triangles to trace" capture "$tmp/point.toml" --size 64x64 --frames 1
 printf 'name = "x"\n[[stage]]\ntype = "refracting_surface"\n' >"$tmp/surface.toml"
 expect 2 "field 'stage[0].level_set': names the level-set stage" capture "$tmp/surface.toml" --size 64x64 --frames 1
+# A glass tank: a wall out of range names it; around a surface, its inside is required and a box.
+printf 'name = "pool"\n[[stage]]\ntype = "caustics_pool"\nglass_wall = -1\n' >"$tmp/tank.toml"
+expect 2 "field 'stage[0].glass_wall'" capture "$tmp/tank.toml" --size 64x64 --frames 1
+traced_tank() {  # traced_tank <file> <tank lines>
+  printf 'name = "x"\n[[stage]]\ntype = "sph"\nname = "w"\ndomain_min = [0.0, 0.0, 0.0]\ndomain_max = [0.3, 0.3, 0.1]\n' >"$1"
+  printf '[[stage.fill]]\nmin = [0.0, 0.0, 0.0]\nmax = [0.1, 0.1, 0.1]\n' >>"$1"
+  printf '[[stage]]\ntype = "levelset"\nname = "s"\nparticles = "w"\n' >>"$1"
+  printf '[[stage]]\ntype = "refracting_surface"\nlevel_set = "s"\nglass_wall = 0.01\n%s\n' "$2" >>"$1"
+}
+traced_tank "$tmp/no_inside.toml" 'tank_min = [0.0, 0.0, 0.0]'
+expect 2 "field 'stage[2].tank_max': is required with glass_wall" capture "$tmp/no_inside.toml" --size 64x64 --frames 1
+traced_tank "$tmp/flat_inside.toml" $'tank_min = [0.0, 0.0, 0.0]\ntank_max = [0.3, 0.0, 0.1]'
+expect 2 "field 'stage[2].tank_max': must exceed tank_min" capture "$tmp/flat_inside.toml" --size 64x64 --frames 1
 exit $failures

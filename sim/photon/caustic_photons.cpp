@@ -5,12 +5,12 @@
 
 #include <atomic>
 #include <cmath>
-#include <string>
-
 #include <glm/geometric.hpp>
+#include <string>
 
 #include "engine/core/error.h"
 #include "sim/kdtree/triangle_ray.h"
+#include "sim/photon/dielectric.h"
 
 namespace meniscus::sim::photon {
 namespace {
@@ -57,18 +57,17 @@ Path follow(const RefractingSurface& surface, glm::vec3 origin, glm::vec3 direct
     const uint32_t t = hit.triangle;
     const glm::vec3 a = surface.vertices[surface.indices[3 * t]], b = surface.vertices[surface.indices[3 * t + 1]],
                     c = surface.vertices[surface.indices[3 * t + 2]];
-    glm::vec3 normal = glm::normalize(glm::cross(b - a, c - a));
-    const Crossing crossing = surface.optics->crossing(t, normal, direction, medium);
-    if (glm::dot(normal, direction) > 0.0f) normal = -normal;  // facing the photon
-    const float cos_i = -glm::dot(normal, direction);
+    glm::vec3 face = glm::normalize(glm::cross(b - a, c - a));
+    const Crossing crossing = surface.optics->crossing(t, face, direction, medium);
+    if (glm::dot(face, direction) > 0.0f) face = -face;  // facing the photon
     const float eta = surface.optics->media[crossing.from].ior / surface.optics->media[crossing.to].ior;
+    const Bounce bounce = bounce_at(face, shading_normal(surface.normals, surface.indices, hit, face), direction, eta);
     origin += hit.t * direction;
-    if (random.unit() < fresnel_reflectance(cos_i, eta)) {
-      direction = glm::normalize(direction + 2.0f * cos_i * normal);
+    if (random.unit() < bounce.reflectance) {
+      direction = glm::normalize(bounce.reflected);
       medium = crossing.from;
     } else {
-      const float cos_t = std::sqrt(1.0f - eta * eta * (1.0f - cos_i * cos_i));
-      direction = glm::normalize(eta * direction + (eta * cos_i - cos_t) * normal);
+      direction = glm::normalize(bounce.refracted);
       medium = crossing.to;
     }
   }
@@ -78,6 +77,9 @@ void validate(const RefractingSurface& surface, const Sun& sun, float floor_y) {
   if (!surface.tree) throw InputError("caustic photons: no kd-tree for the refracting surface");
   if (!surface.optics) throw InputError("caustic photons: no optics for the refracting surface");
   surface.optics->validate(surface.indices.size() / 3);
+  if (!surface.normals.empty() && surface.normals.size() != surface.vertices.size())
+    throw InputError("caustic photons: " + std::to_string(surface.normals.size()) + " normals for " +
+                     std::to_string(surface.vertices.size()) + " vertices");
   const glm::vec3& d = sun.direction;
   if (!(std::isfinite(d.x) && std::isfinite(d.y) && std::isfinite(d.z)) || !(d.y < 0.0f))
     throw InputError("caustic photons: the sun's direction must be finite and point downwards (y < 0)");

@@ -24,6 +24,9 @@ struct RefractingSurface {
   std::span<const uint32_t> indices;  // closed meshes: a photon on the floor is in the air again
   const kdtree::TriangleKdTree* tree = nullptr;
   const Optics* optics = &kWaterInAir;  // the media either side of each triangle
+  // Per-vertex normals of a smooth surface, bending the photons as they bend the view's rays
+  // (dielectric.h); empty: each triangle's own.
+  std::span<const glm::vec3> normals = {};
 };
 
 // A sun above the scene: parallel photons leaving the rectangle [emit_min, emit_max] (x, z) at
@@ -52,7 +55,8 @@ struct CausticPhotons {
 };
 
 // Throws InputError for a sun direction that is not downwards or not finite, an empty emitter,
-// a floor above the emitter, optics that Optics::validate refuses, or no tree.
+// a floor above the emitter, optics that Optics::validate refuses, normals not one per vertex,
+// or no tree.
 CausticPhotons trace_caustic_photons(const RefractingSurface& surface, const Sun& sun, float floor_y,
                                      const PhotonParams& params);
 

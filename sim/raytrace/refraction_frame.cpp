@@ -128,8 +128,8 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
 
   auto start = Clock::now();
   const photon::CausticPhotons photons =
-      photon::trace_caustic_photons({mesh.vertices, mesh.indices, &tree, &optics}, aimed_sun(box, scene.to_sun),
-                                    scene.floor_y, {.photons = view.photons});
+      photon::trace_caustic_photons({mesh.vertices, mesh.indices, &tree, &optics, normals},
+                                    aimed_sun(box, scene.to_sun), scene.floor_y, {.photons = view.photons});
   frame.stats.photon_ms = ms_since(start);
   frame.stats.photons_stored = photons.stored;
 

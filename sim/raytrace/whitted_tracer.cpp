@@ -7,16 +7,15 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <optional>
-#include <string>
-
 #include <glm/common.hpp>
 #include <glm/exponential.hpp>
-#include <glm/trigonometric.hpp>
 #include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
+#include <string>
 
 #include "engine/core/error.h"
 #include "sim/photon/caustic_image.h"
+#include "sim/photon/dielectric.h"
 
 namespace meniscus::sim::raytrace {
 namespace {
@@ -57,16 +56,9 @@ class Tracer {
     const glm::vec3 point = ray.origin + hit.t * ray.direction;
     const glm::vec3 attenuation = absorbed(crossing.from, hit.t * glm::length(ray.direction));
     const float eta = s_.optics->media[crossing.from].ior / s_.optics->media[crossing.to].ior;
-    // Secondary rays start off the true face; they leave by the shading normal where it gives
-    // a reflection back off the face and a refraction through it, else by the face's own (an
-    // interpolated normal bends a ray the wrong way across a coarse silhouette, which would
-    // change its medium where the ray never crossed).
-    Bounce bounce = bounce_off(face, d, eta);
-    if (const auto smooth = shading_normal(hit, face); smooth && glm::dot(*smooth, d) < 0.0f) {
-      const Bounce shaded = bounce_off(*smooth, d, eta);
-      if (glm::dot(shaded.reflected, face) > 0.0f && (shaded.reflectance >= 1.0f || glm::dot(shaded.refracted, face) < 0.0f))
-        bounce = shaded;
-    }
+    // Secondary rays start off the true face, in the directions the shading normal gives.
+    const photon::Bounce bounce =
+        photon::bounce_at(face, photon::shading_normal(s_.normals, s_.indices, hit, face), d, eta);
     if (depth >= max_depth_) return attenuation * sky(bounce.reflectance >= 1.0f ? bounce.reflected : d);
     const float kept = weight * std::max({attenuation.x, attenuation.y, attenuation.z});
     glm::vec3 colour = bounce.reflectance * follow(point + kEpsilon * face, bounce.reflected, depth, crossing.from,
@@ -75,33 +67,6 @@ class Tracer {
       colour += (1.0f - bounce.reflectance) * follow(point - kEpsilon * face, bounce.refracted, depth, crossing.to,
                                                      kept * (1.0f - bounce.reflectance));
     return attenuation * colour;
-  }
-
-  // Where a ray along `d` goes at a surface of normal `n` (facing the ray), from a medium to
-  // one `eta` times slower or faster: the exact Fresnel reflectance and both directions.
-  struct Bounce {
-    float reflectance;
-    glm::vec3 reflected, refracted;
-  };
-  static Bounce bounce_off(const glm::vec3& n, const glm::vec3& d, float eta) {
-    const float cos_i = -glm::dot(n, d);
-    Bounce b{photon::fresnel_reflectance(cos_i, eta), d + 2.0f * cos_i * n, glm::vec3(0.0f)};
-    if (b.reflectance < 1.0f) {
-      const float cos_t = std::sqrt(1.0f - eta * eta * (1.0f - cos_i * cos_i));
-      b.refracted = eta * d + (eta * cos_i - cos_t) * n;
-    }
-    return b;
-  }
-
-  // The interpolated vertex normal at the hit, on the face normal's side; none without normals.
-  std::optional<glm::vec3> shading_normal(const RayHit& hit, const glm::vec3& face) const {
-    if (s_.normals.empty()) return std::nullopt;
-    const uint32_t* corner = &s_.indices[3 * hit.triangle];
-    const glm::vec3 smooth = (1.0f - hit.u - hit.v) * s_.normals[corner[0]] + hit.u * s_.normals[corner[1]] +
-                             hit.v * s_.normals[corner[2]];
-    const float length = glm::length(smooth);
-    if (!(length > 0.0f)) return std::nullopt;
-    return glm::dot(smooth, face) < 0.0f ? -smooth / length : smooth / length;
   }
 
   glm::vec3 follow(const glm::vec3& origin, const glm::vec3& direction, uint32_t depth, uint8_t medium,

@@ -3,12 +3,13 @@
 // two interfaces and every internal reflection summed); a plano-convex water lens concentrates
 // the light into a bright spot; the estimate converges (doubling the photons moves the image's
 // mean by less than 2%); the same seed gives the same photons; bad input is refused.
-#include <catch2/catch.hpp>
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
+#include <glm/trigonometric.hpp>
 #include <vector>
 
 #include "engine/core/error.h"
@@ -69,6 +70,33 @@ Block lens() {
     const float rim = std::sqrt(kRadius * kRadius - kAperture * kAperture);
     return 0.8f + (rr < kAperture * kAperture ? std::sqrt(kRadius * kRadius - rr) - rim : 0.0f);
   });
+}
+
+TEST_CASE("caustics: shading normals bend the photons as Snell's law bends them at that normal", "[photon]") {
+  // A flat slab 0.2 deep whose vertex normals all lean 20 degrees towards +x: every photon from
+  // the overhead sun refracts at the leaning normal, crosses the slab leaning by 20 degrees less
+  // the refraction angle, and leaves parallel to where it came in, shifted by the slab's depth
+  // times that lean's tangent. The same streams without normals land straight below.
+  const Block slab = block_with_tree(4, 0.0f, 1.0f, 0.0f, 1.0f, 0.2f, [](float, float) { return 0.4f; });
+  const float lean = glm::radians(20.0f);
+  const std::vector<glm::vec3> normals(slab.mesh.vertices.size(), glm::vec3(std::sin(lean), std::cos(lean), 0.0f));
+  Sun sun = overhead_sun();
+  sun.emit_min = {0.3f, 0.3f};  // well inside the slab: no photon meets a wall
+  sun.emit_max = {0.7f, 0.7f};
+  RefractingSurface leaning = slab.surface();
+  leaning.normals = normals;
+  const CausticPhotons flat = trace_caustic_photons(slab.surface(), sun, 0.0f, {.photons = 20000});
+  const CausticPhotons bent = trace_caustic_photons(leaning, sun, 0.0f, {.photons = 20000});
+  const auto mean_x = [](const CausticPhotons& p) {
+    double sum = 0.0;
+    for (const glm::vec3& q : p.positions) sum += q.x;
+    return sum / double(p.positions.size());
+  };
+  const double expected = -0.2 * std::tan(double(lean) - std::asin(std::sin(double(lean)) / 1.33));
+  INFO("shift " << mean_x(bent) - mean_x(flat) << ", Snell " << expected);
+  CHECK(std::abs((mean_x(bent) - mean_x(flat)) / expected - 1.0) < 0.03);
+  leaning.normals = std::span(normals).first(3);
+  CHECK_THROWS_WITH(trace_caustic_photons(leaning, sun, 0.0f, {}), Catch::Contains("normals"));
 }
 
 TEST_CASE("caustics: a water lens focuses the sun, and the estimate converges with the photons", "[photon]") {

@@ -123,7 +123,9 @@ class Tracer {
   }
 
   glm::vec3 absorbed(uint8_t medium, float distance) const {
-    return glm::exp(-s_.optics->media[medium].absorption * distance);
+    const glm::vec3& absorption = s_.optics->media[medium].absorption;
+    if (absorption == glm::vec3(0.0f)) return glm::vec3(1.0f);  // the air: no exp per ray
+    return glm::exp(-absorption * distance);
   }
 
   const TraceScene& s_;

@@ -85,6 +85,7 @@ bool test_leaf(const TriangleKdTree& tree, const TriangleKdNode& leaf, Ray ray, 
     }
     if (hit.t < best.t || (hit.t == best.t && t < best.triangle)) {
       best = hit;
+      best.normal = glm::cross(geometry[k].e1, geometry[k].e2);
       found = true;
       ray.t_max = hit.t;  // later triangles of the leaf must be at least as close
     }
@@ -167,6 +168,11 @@ RayHit brute_force_closest(std::span<const glm::vec3> vertices, std::span<const 
       best = hit;
       best.triangle = t;
     }
+  }
+  if (best.hit()) {
+    const glm::vec3 a = vertices[indices[3 * best.triangle]];
+    best.normal =
+        glm::cross(vertices[indices[3 * best.triangle + 1]] - a, vertices[indices[3 * best.triangle + 2]] - a);
   }
   return best;
 }

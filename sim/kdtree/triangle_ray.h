@@ -24,6 +24,9 @@ struct RayHit {
   float t = std::numeric_limits<float>::infinity();
   uint32_t triangle = UINT32_MAX;  // UINT32_MAX: no hit
   float u = 0.0f, v = 0.0f;        // barycentric weights of corners 1 and 2
+  // The hit triangle's cross(b - a, c - a), as wound, unnormalised: a tracer shades with it
+  // without fetching the triangle's corners again (trace_closest and brute_force_closest).
+  glm::vec3 normal{0.0f};
   bool hit() const { return triangle != UINT32_MAX; }
 };
 

@@ -54,11 +54,8 @@ Path follow(const RefractingSurface& surface, glm::vec3 origin, glm::vec3 direct
       return {crossings == 0 ? Fate::kDirect : Fate::kStored, origin + t_floor * direction};
     }
     if (++crossings > max_crossings) return {Fate::kDropped};
-    const uint32_t t = hit.triangle;
-    const glm::vec3 a = surface.vertices[surface.indices[3 * t]], b = surface.vertices[surface.indices[3 * t + 1]],
-                    c = surface.vertices[surface.indices[3 * t + 2]];
-    glm::vec3 face = glm::normalize(glm::cross(b - a, c - a));
-    const Crossing crossing = surface.optics->crossing(t, face, direction, medium);
+    glm::vec3 face = glm::normalize(hit.normal);
+    const Crossing crossing = surface.optics->crossing(hit.triangle, face, direction, medium);
     if (glm::dot(face, direction) > 0.0f) face = -face;  // facing the photon
     const float eta = surface.optics->media[crossing.from].ior / surface.optics->media[crossing.to].ior;
     const Bounce bounce = bounce_at(face, shading_normal(surface.normals, surface.indices, hit, face), direction, eta);

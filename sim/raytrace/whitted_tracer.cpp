@@ -22,17 +22,18 @@ namespace {
 
 constexpr float kEpsilon = 1e-4f;  // how far a secondary ray starts off the surface
 
-struct Counters {
-  std::atomic<uint64_t> secondary{0}, shadow{0};
+// Rays traced beyond the primary ones. Each row counts its own and adds them once: an atomic
+// counter shared by every ray bounced its cache line between the threads on every ray.
+struct RayCounts {
+  uint64_t secondary = 0, shadow = 0;
 };
 
 class Tracer {
  public:
-  Tracer(const TraceScene& scene, Counters& counters)
-      : s_(scene), to_sun_(glm::normalize(scene.to_sun)), counters_(counters) {}
+  explicit Tracer(const TraceScene& scene) : s_(scene), to_sun_(glm::normalize(scene.to_sun)) {}
 
   // What arrives along `ray`, which travels in `medium` and carries `weight` of its pixel.
-  glm::vec3 radiance(const Ray& ray, uint32_t depth, uint8_t medium, float weight, bool* hit_surface) const {
+  glm::vec3 radiance(const Ray& ray, uint32_t depth, uint8_t medium, float weight, bool* hit_surface) {
     const RayHit hit = s_.surface->closest(ray);
     const float t_floor = ray.direction.y < 0.0f ? (s_.floor_y - ray.origin.y) / ray.direction.y : INFINITY;
     if (hit_surface) *hit_surface = hit.hit();
@@ -45,13 +46,10 @@ class Tracer {
   }
 
  private:
-  glm::vec3 through_surface(const Ray& ray, const RayHit& hit, uint32_t depth, uint8_t medium, float weight) const {
-    const uint32_t t = hit.triangle;
-    const glm::vec3 a = s_.vertices[s_.indices[3 * t]], b = s_.vertices[s_.indices[3 * t + 1]],
-                    c = s_.vertices[s_.indices[3 * t + 2]];
-    glm::vec3 face = glm::normalize(glm::cross(b - a, c - a));
+  glm::vec3 through_surface(const Ray& ray, const RayHit& hit, uint32_t depth, uint8_t medium, float weight) {
+    glm::vec3 face = glm::normalize(hit.normal);
     const glm::vec3 d = glm::normalize(ray.direction);
-    const photon::Crossing crossing = s_.optics->crossing(t, face, d, medium);
+    const photon::Crossing crossing = s_.optics->crossing(hit.triangle, face, d, medium);
     if (glm::dot(face, d) > 0.0f) face = -face;
     const glm::vec3 point = ray.origin + hit.t * ray.direction;
     const glm::vec3 attenuation = absorbed(crossing.from, hit.t * glm::length(ray.direction));
@@ -69,10 +67,9 @@ class Tracer {
     return attenuation * colour;
   }
 
-  glm::vec3 follow(const glm::vec3& origin, const glm::vec3& direction, uint32_t depth, uint8_t medium,
-                   float weight) const {
+  glm::vec3 follow(const glm::vec3& origin, const glm::vec3& direction, uint32_t depth, uint8_t medium, float weight) {
     if (weight < min_weight_) return sky(direction);
-    ++counters_.secondary;
+    ++counts.secondary;
     return radiance({origin, direction}, depth + 1, medium, weight, nullptr);
   }
 
@@ -88,12 +85,12 @@ class Tracer {
   // One sample per pixel cannot resolve tiles smaller than the pixel's footprint, and a distant
   // checker turns to moiré: the checker fades to its mean as the footprint grows from a fifth
   // of a tile to three fifths.
-  glm::vec3 floor(const glm::vec3& p, float footprint) const {
+  glm::vec3 floor(const glm::vec3& p, float footprint) {
     const int cell = int(std::floor(p.x / s_.floor_tile)) + int(std::floor(p.z / s_.floor_tile));
     const float fade = glm::smoothstep(0.2f, 0.6f, footprint / s_.floor_tile);
     const glm::vec3 albedo =
         glm::mix((cell & 1) ? s_.floor_dark : s_.floor_light, 0.5f * (s_.floor_dark + s_.floor_light), fade);
-    ++counters_.shadow;
+    ++counts.shadow;
     const bool lit = !s_.surface->any({p + kEpsilon * glm::vec3(0, 1, 0), to_sun_});
     float sun = lit ? to_sun_.y : 0.0f;
     // The caustic is already irradiance on the floor (photons carry the beam's power per
@@ -130,9 +127,9 @@ class Tracer {
 
   const TraceScene& s_;
   glm::vec3 to_sun_;
-  Counters& counters_;
 
  public:
+  RayCounts counts;
   uint32_t max_depth_ = 2;
   float min_weight_ = 0.0f;
   float pixel_angle_ = 0.0f;  // radians per pixel of the primary rays
@@ -166,14 +163,14 @@ TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const
   image.width = params.width;
   image.height = params.height;
   image.rgb.resize(size_t(params.width) * params.height);
-  Counters counters;
-  std::atomic<uint64_t> hits{0};
-  Tracer tracer(scene, counters);
+  std::atomic<uint64_t> hits{0}, secondary{0}, shadow{0};
+  Tracer tracer(scene);
   tracer.max_depth_ = params.max_bounces;
   tracer.min_weight_ = params.min_weight;
   const uint32_t n = params.supersample;
   tracer.pixel_angle_ = 2.0f * half_height / float(params.height * n);
   tbb::parallel_for(uint32_t(0), params.height, [&](uint32_t y) {
+    Tracer row = tracer;
     uint64_t row_hits = 0;
     for (uint32_t x = 0; x < params.width; ++x) {
       glm::vec3 sum(0.0f);
@@ -182,16 +179,18 @@ TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const
           const float u = ((x + (sx + 0.5f) / n) / params.width * 2.0f - 1.0f) * half_width;
           const float v = (1.0f - (y + (sy + 0.5f) / n) / params.height * 2.0f) * half_height;
           bool hit = false;
-          sum += tracer.radiance({camera.eye, forward + u * right + v * up}, 0, 0, 1.0f, &hit);
+          sum += row.radiance({camera.eye, forward + u * right + v * up}, 0, 0, 1.0f, &hit);
           row_hits += hit;
         }
       image.rgb[size_t(y) * params.width + x] = sum / float(n * n);
     }
     hits += row_hits;
+    secondary += row.counts.secondary;
+    shadow += row.counts.shadow;
   });
   image.stats.primary = uint64_t(params.width) * params.height * n * n;
-  image.stats.secondary = counters.secondary;
-  image.stats.shadow = counters.shadow;
+  image.stats.secondary = secondary;
+  image.stats.shadow = shadow;
   image.stats.hits = hits;
   image.stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return image;

@@ -49,6 +49,7 @@ class EmbreeIntersector final : public sim::raytrace::Intersector {
     hit.triangle = r.hit.primID;
     hit.u = r.hit.u;
     hit.v = r.hit.v;
+    hit.normal = {r.hit.Ng_x, r.hit.Ng_y, r.hit.Ng_z};  // cross(v1 - v0, v2 - v0), as ours
     return hit;
   }
   bool any(const Ray& ray) const override {

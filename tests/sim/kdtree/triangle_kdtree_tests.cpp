@@ -96,7 +96,8 @@ Agreement compare_with_brute_force(const Mesh& mesh, const TriangleKdTree& tree,
     if (!b.hit()) return;
     ++hits;
     const bool close = std::abs(a.t - b.t) <= 1e-5f * std::max(1.0f, std::abs(b.t));
-    if (!close) ++mismatched;
+    if (!close || (a.triangle == b.triangle && a.normal != b.normal))
+      ++mismatched;  // the normal as the corners give it
     else if (a.triangle != b.triangle) {
       // Another triangle at exactly the same distance (a shared edge or vertex) is a tie.
       RayHit other;

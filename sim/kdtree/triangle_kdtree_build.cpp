@@ -29,13 +29,12 @@ class PreorderWriter {
   void write(uint32_t id, uint32_t depth) {
     const TriangleBuildNode& b = build_[id];
     const uint32_t at = uint32_t(tree_.nodes.size());
-    tree_.nodes.push_back({b.split, b.axis, 0, 0});
+    tree_.nodes.push_back(TriangleKdNode::leaf(0, 0));  // filled below, once its index is known
     TriangleKdStats& s = tree_.stats;
     s.max_depth = std::max(s.max_depth, depth);
     const double share = root_area_ > 0.0f ? double(b.box.half_area()) / double(root_area_) : 1.0;
     if (b.axis == kTriangleLeaf) {
-      tree_.nodes[at].right_or_first = uint32_t(tree_.leaf_triangles.size());
-      tree_.nodes[at].count = uint32_t(b.triangles.size());
+      tree_.nodes[at] = TriangleKdNode::leaf(index(tree_.leaf_triangles.size()), uint32_t(b.triangles.size()));
       tree_.leaf_triangles.insert(tree_.leaf_triangles.end(), b.triangles.begin(), b.triangles.end());
       ++s.leaves;
       if (b.triangles.empty()) ++s.empty_leaves;
@@ -45,11 +44,17 @@ class PreorderWriter {
     }
     s.sah_cost += share * double(traversal_cost_);
     write(b.left, depth + 1);
-    tree_.nodes[at].right_or_first = uint32_t(tree_.nodes.size());
+    tree_.nodes[at] = TriangleKdNode::interior(b.axis, b.split, index(tree_.nodes.size()));
     write(b.right, depth + 1);
   }
 
  private:
+  static uint32_t index(size_t i) {
+    if (i > TriangleKdNode::kMaxIndex)
+      throw InputError("triangle kd-tree: more than 2^30 nodes or leaf entries (split the mesh)");
+    return uint32_t(i);
+  }
+
   const std::vector<TriangleBuildNode>& build_;
   TriangleKdTree& tree_;
   float root_area_;

@@ -73,11 +73,12 @@ bool clip_to_box(const Ray& ray, const glm::vec3& box_lo, const glm::vec3& box_h
 template <bool kAny>
 bool test_leaf(const TriangleKdTree& tree, const TriangleKdNode& leaf, Ray ray, RayHit& best) {
   bool found = false;
-  const LeafTriangle* geometry = tree.leaf_geometry.data() + leaf.right_or_first;
-  for (uint32_t k = 0; k < leaf.count; ++k) {
+  const uint32_t first = leaf.right_or_first(), count = leaf.count();
+  const LeafTriangle* geometry = tree.leaf_geometry.data() + first;
+  for (uint32_t k = 0; k < count; ++k) {
     RayHit hit;
     if (!intersect_edges(ray, geometry[k].a, geometry[k].e1, geometry[k].e2, hit)) continue;
-    const uint32_t t = tree.leaf_triangles[leaf.right_or_first + k];
+    const uint32_t t = tree.leaf_triangles[first + k];
     hit.triangle = t;
     if (kAny) {
       best = hit;
@@ -108,14 +109,15 @@ RayHit traverse(const TriangleKdTree& tree, const Ray& ray) {
   const glm::vec3 inverse = 1.0f / ray.direction;  // a multiply per node instead of a divide
   for (;;) {
     const TriangleKdNode& n = nodes[node];
-    if (n.axis != kTriangleLeaf) {
-      const int axis = int(n.axis);
-      const float origin = ray.origin[axis], direction = ray.direction[axis];
-      const float t_split = (n.split - origin) * inverse[axis];
+    if (!n.is_leaf()) {
+      const int axis = int(n.axis());
+      const float split = n.split(), origin = ray.origin[axis], direction = ray.direction[axis];
+      const float t_split = (split - origin) * inverse[axis];
       // The near side holds the origin; a ray starting on the plane is near to where it heads.
-      const bool left_first = origin < n.split || (origin == n.split && direction <= 0.0f);
-      const uint32_t near = left_first ? node + 1 : n.right_or_first, far = left_first ? n.right_or_first : node + 1;
-      if (direction == 0.0f && origin == n.split) {
+      const bool left_first = origin < split || (origin == split && direction <= 0.0f);
+      const uint32_t right = n.right_or_first();
+      const uint32_t near = left_first ? node + 1 : right, far = left_first ? right : node + 1;
+      if (direction == 0.0f && origin == split) {
         // The ray runs in the plane: a triangle touching it from either side may be hit.
         if (top < kStackSize) stack[top++] = {far, t0, t1};
         node = near;

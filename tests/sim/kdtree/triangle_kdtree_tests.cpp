@@ -127,27 +127,27 @@ struct TreeCheck {
   void walk(uint32_t node, Box box) {
     ++visited;
     const TriangleKdNode& n = tree.nodes[node];
-    if (n.axis == kTriangleLeaf) {
+    if (n.is_leaf()) {
       check_leaf(n, box);
       return;
     }
-    if (!(n.right_or_first > node + 1 && n.right_or_first < tree.nodes.size())) {
+    if (!(n.right_or_first() > node + 1 && n.right_or_first() < tree.nodes.size())) {
       ++bad_layout;
       return;
     }
     Box left = box, right = box;
-    left.hi[n.axis] = n.split;
-    right.lo[n.axis] = n.split;
+    left.hi[n.axis()] = n.split();
+    right.lo[n.axis()] = n.split();
     walk(node + 1, left);
-    walk(n.right_or_first, right);
+    walk(n.right_or_first(), right);
   }
 
   void check_leaf(const TriangleKdNode& leaf, const Box& box) {
     const glm::vec3 hair = 1e-4f * (tree.hi - tree.lo);
     const Box inner{box.lo + hair, box.hi - hair};
     if (glm::any(glm::greaterThanEqual(inner.lo, inner.hi))) return;
-    const auto first = tree.leaf_triangles.begin() + leaf.right_or_first;
-    const std::vector<uint32_t> listed(first, first + leaf.count);
+    const auto first = tree.leaf_triangles.begin() + leaf.right_or_first();
+    const std::vector<uint32_t> listed(first, first + leaf.count());
     for (uint32_t t = 0; t < mesh.indices.size() / 3; ++t) {
       Box clipped;
       if (!clipped_bounds(mesh.vertices[mesh.indices[3 * t]], mesh.vertices[mesh.indices[3 * t + 1]],
@@ -295,9 +295,7 @@ TEST_CASE("triangle kd-tree: the same tree with one thread as with all", "[kdtre
   }
   REQUIRE(all.nodes.size() == one.nodes.size());
   bool same = all.leaf_triangles == one.leaf_triangles;
-  for (size_t i = 0; i < all.nodes.size() && same; ++i)
-    same = all.nodes[i].axis == one.nodes[i].axis && all.nodes[i].split == one.nodes[i].split &&
-           all.nodes[i].right_or_first == one.nodes[i].right_or_first && all.nodes[i].count == one.nodes[i].count;
+  for (size_t i = 0; i < all.nodes.size() && same; ++i) same = all.nodes[i] == one.nodes[i];
   CHECK(same);
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The caustics pool: a 2 m x 2 m block of water whose waves change every frame, in a glass tank
-// standing on the floor under the sun (refraction_frame.h renders it). Every triangle of the top moves each
-// frame, so the kd-tree, the photons and the caustic are rebuilt from scratch every frame: the
-// dynamic scene of Zhou et al. 2008.
+// standing on the floor under the sun (refraction_frame.h renders it). Every triangle of the top
+// moves each frame, so the kd-tree, the photons and the caustic are rebuilt from scratch every
+// frame: the dynamic scene of Zhou et al. 2008.
 #include <cstdint>
 
 #include "sim/photon/glass_tank.h"

@@ -13,8 +13,8 @@
 namespace meniscus::sim::raytrace {
 namespace {
 
-// What a refraction stage renders: its triangles and their media at a time, the view (which the panel's sun
-// sliders move) and the controls of what it animates.
+// What a refraction stage renders: its triangles and their media at a time, the view (which the
+// panel's sun sliders move) and the controls of what it animates.
 class RefractionSource {
  public:
   virtual ~RefractionSource() = default;

@@ -83,11 +83,15 @@ OpticalMesh water_in_glass_tank(TriangleSoup water, uint32_t n, glm::vec2 min, g
   return tank;
 }
 
-void add_empty_glass_tank(OpticalMesh& scene, glm::vec3 inner_min, glm::vec3 inner_max, float wall) {
+void validate_empty_glass_tank(glm::vec3 inner_min, glm::vec3 inner_max, float wall) {
   require_wall(wall);
   if (!(glm::all(glm::lessThan(inner_min, inner_max)) && std::isfinite(inner_min.x + inner_min.y + inner_min.z) &&
         std::isfinite(inner_max.x + inner_max.y + inner_max.z)))
     throw InputError("glass tank: its inside must be a finite box with min < max");
+}
+
+void add_empty_glass_tank(OpticalMesh& scene, glm::vec3 inner_min, glm::vec3 inner_max, float wall) {
+  validate_empty_glass_tank(inner_min, inner_max, wall);
   Optics& o = scene.optics;
   if (o.media.size() >= 255 || o.interfaces.size() >= kToggleAirWater)
     throw InputError("glass tank: no room for another medium or interface");

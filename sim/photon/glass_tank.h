@@ -22,6 +22,11 @@ struct OpticalMesh {
 // InputError for a wall that is not finite and > 0, or a rim not above every point of the top.
 OpticalMesh water_in_glass_tank(TriangleSoup water, uint32_t n, glm::vec2 min, glm::vec2 max, float wall, float rim);
 
+// InputError unless `wall` is finite and > 0 and [inner_min, inner_max] a finite box with
+// min < max: what add_empty_glass_tank checks, for a caller that takes the tank before it has
+// a scene to put it in.
+void validate_empty_glass_tank(glm::vec3 inner_min, glm::vec3 inner_max, float wall);
+
 // An empty glass tank, open at the top, added to `scene`: its inside the box [inner_min,
 // inner_max], its rim at inner_max.y, glass `wall` thick around it and under it. The glass is a
 // new medium of the scene's optics; the triangles already there keep their interfaces (all

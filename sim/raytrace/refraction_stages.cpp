@@ -176,10 +176,7 @@ std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& par
 std::unique_ptr<TracedImageStage> make_refracting_surface_stage(const RefractionView& view, SimBackend backend,
                                                                 const SurfaceTank& tank) {
   view.validate();
-  if (tank.wall != 0.0f) {  // the tank's own checks, on an empty scene
-    photon::OpticalMesh empty;
-    photon::add_empty_glass_tank(empty, tank.inner_min, tank.inner_max, tank.wall);
-  }
+  if (tank.wall != 0.0f) photon::validate_empty_glass_tank(tank.inner_min, tank.inner_max, tank.wall);
   require_cpu(backend, "refracting_surface");
   return std::make_unique<RefractionStageCpu>([view, tank] { return std::make_unique<SurfaceSource>(view, tank); });
 }

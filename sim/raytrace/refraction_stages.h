@@ -18,15 +18,16 @@ namespace meniscus::sim::raytrace {
 // InputError for bad params, DeviceError for the CUDA backend.
 std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& params, SimBackend backend);
 
-// The surface of another stage's level set (its zero iso-surface, the mesh its cube records
-// make: the fluid of the two-surfaces scenes) refracting under the sun, taken every frame from
-// the producer the stage consumes. InputError for bad params, DeviceError for the CUDA backend.
 // An empty glass tank traced around a surface (photon/glass_tank.h); a wall of 0: none.
 struct SurfaceTank {
   glm::vec3 inner_min{0.0f}, inner_max{1.0f};
   float wall = 0.0f;
 };
 
+// The surface of another stage's level set (its zero iso-surface, the mesh its cube records
+// make: the fluid of the two-surfaces scenes) refracting under the sun, taken every frame from
+// the producer the stage consumes, in `tank` if it has a wall. InputError for bad params or a
+// bad tank, DeviceError for the CUDA backend.
 std::unique_ptr<TracedImageStage> make_refracting_surface_stage(const RefractionView& view, SimBackend backend,
                                                                 const SurfaceTank& tank = {});
 

@@ -234,9 +234,11 @@ graph::ImageHandle FrameComposer::add_traced(graph::FrameGraph& graph, const Fra
   const sim::TracedImageStage& stage = *stages_.traced_image(i);
   const SharedBuffer& shared = stages_.published(i, target.slot);
   const graph::NameScope scope(graph, stages_.facts(i).name);
-  // The CPU backend wrote the image before the submission.
-  const graph::BufferHandle image =
-      graph.import_buffer("image", {shared.buffer(), shared.size(), graph::Access::HostWrite, graph::Access::HostWrite});
+  // The CPU backend wrote the image from the host before the submission; CUDA's write is
+  // ordered by the semaphore wait on the submission itself (StageSet::add_waits).
+  const graph::Access written =
+      stage.backend() == sim::SimBackend::Cuda ? graph::Access::None : graph::Access::HostWrite;
+  const graph::BufferHandle image = graph.import_buffer("image", {shared.buffer(), shared.size(), written, written});
   const graph::ImageHandle color = traced_->add(graph, {image, stage.width(), stage.height()}, target.extent);
   return tonemap_.add(graph, color, target.output, exposure);
 }

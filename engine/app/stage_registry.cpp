@@ -79,8 +79,8 @@ const std::vector<StageType>& stage_types() {
          read_caustics_pool_settings(c.params);
        },
        [](const StageConfig& c, const Scene&, std::span<const StageFacts>, const StageFacts&, sim::SimBackend backend,
-          const Context&) -> std::unique_ptr<sim::Stage> {
-         return sim::raytrace::make_caustics_pool_stage(read_caustics_pool_settings(c.params), backend);
+          const Context& context) -> std::unique_ptr<sim::Stage> {
+         return sim::raytrace::make_caustics_pool_stage(read_caustics_pool_settings(c.params), backend, &context);
        }},
       {"refracting_surface", sim::StageOutput::TracedImage, "level_set", sim::StageOutput::LevelSet,
        [](const StageConfig& c, const Scene&, std::span<const StageFacts>, StageFacts& facts) {
@@ -88,18 +88,18 @@ const std::vector<StageType>& stage_types() {
          read_refracting_surface_settings(c.params);
        },
        [](const StageConfig& c, const Scene&, std::span<const StageFacts>, const StageFacts&, sim::SimBackend backend,
-          const Context&) -> std::unique_ptr<sim::Stage> {
+          const Context& context) -> std::unique_ptr<sim::Stage> {
          const RefractingSurfaceSettings s = read_refracting_surface_settings(c.params);
-         return sim::raytrace::make_refracting_surface_stage(s.view, backend, s.tank);
+         return sim::raytrace::make_refracting_surface_stage(s.view, backend, &context, s.tank);
        }},
       {"refracting_mesh", sim::StageOutput::TracedImage, "", sim::StageOutput::Particles,
        [](const StageConfig& c, const Scene&, std::span<const StageFacts>, StageFacts&) {
          read_refracting_mesh_settings(c.params);
        },
        [](const StageConfig& c, const Scene&, std::span<const StageFacts>, const StageFacts&, sim::SimBackend backend,
-          const Context&) -> std::unique_ptr<sim::Stage> {
+          const Context& context) -> std::unique_ptr<sim::Stage> {
          const RefractingMeshSettings s = read_refracting_mesh_settings(c.params);
-         return sim::raytrace::make_spinning_mesh_stage(sim::read_mesh(s.mesh), s.params, s.mesh, backend);
+         return sim::raytrace::make_spinning_mesh_stage(sim::read_mesh(s.mesh), s.params, s.mesh, backend, &context);
        }},
   };
   return types;

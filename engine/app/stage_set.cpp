@@ -87,9 +87,10 @@ std::vector<profile::StageSample> StageSet::advance(uint32_t slot, double dt) {
 
 void StageSet::add_waits(uint32_t slot, std::vector<VkSemaphoreSubmitInfo>& waits) const {
   for (size_t i = 0; i < stages_.size(); ++i) {
-    const sim::ParticleStage* p = particles(i);
-    if (!p) continue;
-    if (auto w = p->gpu_wait(*published_[slot][i])) {
+    std::optional<sim::GpuWait> w;
+    if (const sim::ParticleStage* p = particles(i)) w = p->gpu_wait(*published_[slot][i]);
+    if (const sim::TracedImageStage* t = traced_image(i)) w = t->gpu_wait();
+    if (w) {
       VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
       wait.semaphore = w->semaphore;
       wait.value = w->value;

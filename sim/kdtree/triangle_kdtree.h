@@ -11,11 +11,12 @@
 //  - output in preorder (the left child follows its parent), as the stack-based traversal wants.
 // The same tree for any thread count. Degenerate triangles (zero area, NaN or infinite
 // corners) are skipped and counted: they can neither be hit nor bound a node.
-#include <bit>
 #include <cstdint>
 #include <glm/vec3.hpp>
 #include <span>
 #include <vector>
+
+#include "sim/kdtree/triangle_kd_node.h"
 
 namespace meniscus::sim::kdtree {
 
@@ -25,35 +26,6 @@ struct TriangleKdParams {
   float traversal_cost = 1.0f;         // C_ts, in units of one ray-triangle test
   uint32_t max_depth = 64;             // a node this deep is a leaf whatever it holds
 };
-
-constexpr uint32_t kTriangleLeaf = 3;
-
-// A node in preorder, in 8 bytes so that a cache line holds eight of a ray's walk: an interior
-// node's left child is the next node, right_or_first() its right child; a leaf's triangles are
-// leaf_triangles[right_or_first(), + count()).
-class TriangleKdNode {
- public:
-  // Indices are 30 bits: the build refuses a tree with more nodes or leaf entries.
-  static constexpr uint32_t kMaxIndex = (1u << 30) - 1;
-
-  static TriangleKdNode interior(uint32_t axis, float split, uint32_t right) {
-    return {axis | right << 2, std::bit_cast<uint32_t>(split)};
-  }
-  static TriangleKdNode leaf(uint32_t first, uint32_t count) { return {kTriangleLeaf | first << 2, count}; }
-
-  uint32_t axis() const { return bits_ & 3u; }  // 0, 1, 2; kTriangleLeaf for a leaf
-  bool is_leaf() const { return axis() == kTriangleLeaf; }
-  uint32_t right_or_first() const { return bits_ >> 2; }
-  float split() const { return std::bit_cast<float>(payload_); }  // an interior node's
-  uint32_t count() const { return payload_; }                     // a leaf's
-  bool operator==(const TriangleKdNode&) const = default;
-
- private:
-  TriangleKdNode(uint32_t bits, uint32_t payload) : bits_(bits), payload_(payload) {}
-  uint32_t bits_;     // axis | index << 2
-  uint32_t payload_;  // the split's bits, or the leaf's count
-};
-static_assert(sizeof(TriangleKdNode) == 8);
 
 struct TriangleKdStats {
   uint32_t triangles = 0;  // the usable ones
@@ -68,13 +40,6 @@ struct TriangleKdStats {
   // count times the area share of every leaf (relative to the root's box).
   double sah_cost = 0.0;
   double build_ms = 0.0;
-};
-
-// A leaf entry's triangle as the traversal tests it: its first corner and the two edges from
-// it (all the Möller–Trumbore test reads), stored in leaf order beside leaf_triangles, so a
-// leaf's tests read one contiguous run instead of three scattered vertices each.
-struct LeafTriangle {
-  glm::vec3 a, e1, e2;
 };
 
 struct TriangleKdTree {

@@ -1,164 +1,17 @@
 // Ray traversal of the triangle kd-tree (triangle_ray.h).
 #include "sim/kdtree/triangle_ray.h"
 
-#include <algorithm>
-#include <array>
-#include <cmath>
-
 #include <glm/geometric.hpp>
 
 namespace meniscus::sim::kdtree {
-namespace {
-
-// The kd-tree's depth is bounded by the build's max_depth (64), so a fixed stack holds every
-// pending far child.
-constexpr int kStackSize = 128;
-
-struct Pending {
-  uint32_t node;
-  float t_min, t_max;
-};
-
-// Rounding puts a hit on a node's face a few ulps outside the node's parametric interval (and
-// the split's t a few ulps off the interval's ends). Comparisons with a split's t are widened
-// by this much, so such a node is visited: visiting one too many costs a little, missing one
-// loses the hit.
-constexpr float kRelativeSlack = 1e-5f;
-
-bool beyond(float t_split, float t1) { return t_split > t1 + kRelativeSlack * std::abs(t1); }
-bool before(float t_split, float t0) { return t_split < t0 - kRelativeSlack * std::abs(t0); }
-
-// Möller–Trumbore against the triangle with corner `a` and edges e1 = b - a, e2 = c - a.
-inline bool intersect_edges(const Ray& ray, const glm::vec3& a, const glm::vec3& e1, const glm::vec3& e2, RayHit& hit) {
-  const glm::vec3 p = glm::cross(ray.direction, e2);
-  const float det = glm::dot(e1, p);
-  if (det == 0.0f || !std::isfinite(det)) return false;
-  const float inverse = 1.0f / det;
-  const glm::vec3 s = ray.origin - a;
-  const float u = glm::dot(s, p) * inverse;
-  if (u < 0.0f || u > 1.0f) return false;
-  const glm::vec3 q = glm::cross(s, e1);
-  const float v = glm::dot(ray.direction, q) * inverse;
-  if (v < 0.0f || u + v > 1.0f) return false;
-  const float t = glm::dot(e2, q) * inverse;
-  if (!(t >= ray.t_min && t <= ray.t_max)) return false;
-  hit.t = t;
-  hit.u = u;
-  hit.v = v;
-  return true;
-}
-
-// The parametric interval in which `ray` crosses the box [lo, hi] (slab test), the box grown by
-// the same relative slack; false when it misses it or only before t_min / after t_max.
-bool clip_to_box(const Ray& ray, const glm::vec3& box_lo, const glm::vec3& box_hi, float& t0, float& t1) {
-  const glm::vec3 pad = kRelativeSlack * (box_hi - box_lo) + kRelativeSlack * glm::abs(box_hi + box_lo);
-  const glm::vec3 lo = box_lo - pad, hi = box_hi + pad;
-  t0 = ray.t_min;
-  t1 = ray.t_max;
-  for (int axis = 0; axis < 3; ++axis) {
-    const float inverse = 1.0f / ray.direction[axis];
-    float near = (lo[axis] - ray.origin[axis]) * inverse, far = (hi[axis] - ray.origin[axis]) * inverse;
-    if (near > far) std::swap(near, far);
-    // A ray parallel to the slab gives NaN from 0 * inf when it starts on a face: no limit then.
-    if (!std::isnan(near)) t0 = std::max(t0, near);
-    if (!std::isnan(far)) t1 = std::min(t1, far);
-    if (t0 > t1) return false;
-  }
-  return true;
-}
-
-// Closest hit among a leaf's triangles, ties to the lower id, into `best`. The leaf's
-// geometry is the tree's own copy in leaf order (LeafTriangle): the corners' edges computed as
-// the brute force computes them, so hits are equal to the bit.
-template <bool kAny>
-bool test_leaf(const TriangleKdTree& tree, const TriangleKdNode& leaf, Ray ray, RayHit& best) {
-  bool found = false;
-  const uint32_t first = leaf.right_or_first(), count = leaf.count();
-  const LeafTriangle* geometry = tree.leaf_geometry.data() + first;
-  for (uint32_t k = 0; k < count; ++k) {
-    RayHit hit;
-    if (!intersect_edges(ray, geometry[k].a, geometry[k].e1, geometry[k].e2, hit)) continue;
-    const uint32_t t = tree.leaf_triangles[first + k];
-    hit.triangle = t;
-    if (kAny) {
-      best = hit;
-      return true;
-    }
-    if (hit.t < best.t || (hit.t == best.t && t < best.triangle)) {
-      best = hit;
-      best.normal = glm::cross(geometry[k].e1, geometry[k].e2);
-      found = true;
-      ray.t_max = hit.t;  // later triangles of the leaf must be at least as close
-    }
-  }
-  return found;
-}
-
-// §4's stack-based traversal: at an interior node the child on the ray's origin side is near;
-// the far child is visited only when the ray reaches the split inside the node's interval. A
-// leaf's hit ends the walk when it lies within that leaf's interval: any later leaf is further.
-template <bool kAny>
-RayHit traverse(const TriangleKdTree& tree, const Ray& ray) {
-  RayHit best;
-  float t0, t1;
-  if (tree.nodes.empty() || !clip_to_box(ray, tree.lo, tree.hi, t0, t1)) return best;
-  std::array<Pending, kStackSize> stack;
-  int top = 0;
-  uint32_t node = 0;
-  const TriangleKdNode* nodes = tree.nodes.data();
-  const glm::vec3 inverse = 1.0f / ray.direction;  // a multiply per node instead of a divide
-  for (;;) {
-    const TriangleKdNode& n = nodes[node];
-    if (!n.is_leaf()) {
-      const int axis = int(n.axis());
-      const float split = n.split(), origin = ray.origin[axis], direction = ray.direction[axis];
-      const float t_split = (split - origin) * inverse[axis];
-      // The near side holds the origin; a ray starting on the plane is near to where it heads.
-      const bool left_first = origin < split || (origin == split && direction <= 0.0f);
-      const uint32_t right = n.right_or_first();
-      const uint32_t near = left_first ? node + 1 : right, far = left_first ? right : node + 1;
-      if (direction == 0.0f && origin == split) {
-        // The ray runs in the plane: a triangle touching it from either side may be hit.
-        if (top < kStackSize) stack[top++] = {far, t0, t1};
-        node = near;
-      } else if (std::isnan(t_split) || beyond(t_split, t1) || t_split <= 0.0f) {
-        node = near;  // the ray stays on the near side within this node (it only leaves the plane there)
-      } else if (before(t_split, t0)) {
-        node = far;
-      } else {
-        if (top < kStackSize) stack[top++] = {far, std::min(t_split, t1), t1};
-        node = near;
-        t1 = std::max(t_split, t0);
-      }
-      continue;
-    }
-    Ray leaf_ray = ray;
-    leaf_ray.t_max = std::min(ray.t_max, best.t);
-    if (test_leaf<kAny>(tree, n, leaf_ray, best)) {
-      if (kAny || best.t <= t1) return best;
-    }
-    if (top == 0) return best;
-    const Pending p = stack[--top];
-    node = p.node;
-    t0 = p.t_min;
-    t1 = p.t_max;
-    if (best.hit() && best.t < t0) return best;  // nothing beyond can be closer
-  }
-}
-
-}  // namespace
 
 bool intersect_triangle(const Ray& ray, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, RayHit& hit) {
   return intersect_edges(ray, a, b - a, c - a, hit);
 }
 
-RayHit trace_closest(const TriangleKdTree& tree, const Ray& ray) {
-  return traverse<false>(tree, ray);
-}
+RayHit trace_closest(const TriangleKdTree& tree, const Ray& ray) { return traverse<false>(view_of(tree), ray); }
 
-bool trace_any(const TriangleKdTree& tree, const Ray& ray) {
-  return traverse<true>(tree, ray).hit();
-}
+bool trace_any(const TriangleKdTree& tree, const Ray& ray) { return traverse<true>(view_of(tree), ray).hit(); }
 
 RayHit brute_force_closest(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, const Ray& ray) {
   RayHit best;

@@ -58,7 +58,9 @@ Path follow(const RefractingSurface& surface, glm::vec3 origin, glm::vec3 direct
     const Crossing crossing = surface.optics->crossing(hit.triangle, face, direction, medium);
     if (glm::dot(face, direction) > 0.0f) face = -face;  // facing the photon
     const float eta = surface.optics->media[crossing.from].ior / surface.optics->media[crossing.to].ior;
-    const Bounce bounce = bounce_at(face, shading_normal(surface.normals, surface.indices, hit, face), direction, eta);
+    const glm::vec3 smooth =
+        shading_normal(surface.normals.empty() ? nullptr : surface.normals.data(), surface.indices.data(), hit, face);
+    const Bounce bounce = bounce_at(face, smooth, direction, eta);
     origin += hit.t * direction;
     if (random.unit() < bounce.reflectance) {
       direction = glm::normalize(bounce.reflected);

@@ -1,6 +1,7 @@
 #pragma once
 // The media a traced scene is made of and which two each triangle separates. Rays (the camera's
-// and the sun's photons) start in medium 0, the air.
+// and the sun's photons) start in medium 0, the air. Plain C++17 and host-device where a tracer
+// reads it (OpticsView), for the CUDA tracer too.
 //
 // Two ways to say it, which a scene may mix:
 //   - a closed mesh of water in air whose winding is not known to face out (a scan, an
@@ -15,6 +16,8 @@
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 #include <vector>
+
+#include "sim/common/host_device.h"
 
 namespace meniscus::sim::photon {
 
@@ -39,18 +42,33 @@ struct Crossing {
   uint8_t from = 0, to = 1;
 };
 
+// The media and interfaces as a tracer reads them, wherever they live (host or device memory).
+struct OpticsView {
+  const Medium* media = nullptr;
+  const Interface* interfaces = nullptr;
+  const uint8_t* triangle_interface = nullptr;  // one per triangle, or null: every crossing toggles
+
+  // Where a ray along `direction`, now in medium `current`, meets `triangle`, whose geometric
+  // normal is `face` (any length, as wound).
+  MENISCUS_HD Crossing crossing(uint32_t triangle, const glm::vec3& face, const glm::vec3& direction,
+                                uint8_t current) const {
+    if (!triangle_interface || triangle_interface[triangle] == kToggleAirWater)
+      return {current, uint8_t(current == 1 ? 0 : 1)};
+    const Interface& i = interfaces[triangle_interface[triangle]];
+    return glm::dot(face, direction) < 0.0f ? Crossing{i.front, i.back} : Crossing{i.back, i.front};
+  }
+};
+
 struct Optics {
   std::vector<Medium> media{kAir, kWater};
   std::vector<Interface> interfaces;        // empty with triangle_interface
   std::vector<uint8_t> triangle_interface;  // one per triangle, or empty: every crossing toggles
 
-  // Where a ray along `direction`, now in medium `current`, meets `triangle`, whose geometric
-  // normal is `face` (any length, as wound).
+  OpticsView view() const {
+    return {media.data(), interfaces.data(), triangle_interface.empty() ? nullptr : triangle_interface.data()};
+  }
   Crossing crossing(uint32_t triangle, const glm::vec3& face, const glm::vec3& direction, uint8_t current) const {
-    if (triangle_interface.empty() || triangle_interface[triangle] == kToggleAirWater)
-      return {current, uint8_t(current == 1 ? 0 : 1)};
-    const Interface& i = interfaces[triangle_interface[triangle]];
-    return glm::dot(face, direction) < 0.0f ? Crossing{i.front, i.back} : Crossing{i.back, i.front};
+    return view().crossing(triangle, face, direction, current);
   }
 
   // InputError naming what is wrong: no media, a medium whose ior is not finite and > 0 or
@@ -65,7 +83,7 @@ inline const Optics kWaterInAir{};
 // Fraction of light reflected at a dielectric interface: the exact Fresnel equations for
 // unpolarised light, from the cosine of incidence and the ratio eta = n1 / n2. 1 past the
 // critical angle (total internal reflection).
-inline float fresnel_reflectance(float cos_i, float eta) {
+MENISCUS_HD inline float fresnel_reflectance(float cos_i, float eta) {
   const float sin2_t = eta * eta * (1.0f - cos_i * cos_i);
   if (sin2_t >= 1.0f) return 1.0f;
   const float cos_t = std::sqrt(1.0f - sin2_t);

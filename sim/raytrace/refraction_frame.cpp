@@ -103,7 +103,8 @@ std::vector<glm::vec3> vertex_normals(const photon::TriangleSoup& mesh) {
 }
 
 RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const RefractionView& view,
-                                  std::span<const glm::vec3> normals, const photon::Optics& optics) {
+                                  std::span<const glm::vec3> normals, const photon::Optics& optics,
+                                  const FrameTrace& trace) {
   view.validate();
   if (mesh.indices.empty()) throw InputError("refraction: the mesh has no triangles");
   optics.validate(mesh.indices.size() / 3);
@@ -139,7 +140,7 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
   frame.stats.caustic_ms = ms_since(start);
   scene.caustics = &caustics;
 
-  frame.image = trace_image(scene, view.camera, view.trace);
+  frame.image = trace ? trace(tree, scene, view.camera, view.trace) : trace_image(scene, view.camera, view.trace);
   frame.stats.trace_ms = frame.image.stats.ms;
   return frame;
 }

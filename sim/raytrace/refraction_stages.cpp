@@ -5,10 +5,10 @@
 #include <functional>
 
 #include "engine/core/error.h"
-#include "engine/interop/shared_buffer.h"
 #include "sim/histopyramid/record_mesh.h"
 #include "sim/levelset/levelset_stage.h"
 #include "sim/photon/glass_tank.h"
+#include "sim/raytrace/refraction_tracer.h"
 
 namespace meniscus::sim::raytrace {
 namespace {
@@ -85,12 +85,16 @@ class SurfaceSource final : public RefractionSource {
   levelset::LevelSetStage* producer_ = nullptr;
 };
 
-class RefractionStageCpu final : public TracedImageStage {
+// The frames of a source, traced by either backend's RefractionTracer.
+class RefractionStage final : public TracedImageStage {
  public:
   using MakeSource = std::function<std::unique_ptr<RefractionSource>()>;
-  explicit RefractionStageCpu(MakeSource make) : make_(std::move(make)), source_(make_()) { render(); }
+  RefractionStage(MakeSource make, std::unique_ptr<RefractionTracer> tracer)
+      : make_(std::move(make)), source_(make_()), tracer_(std::move(tracer)) {
+    render();
+  }
 
-  SimBackend backend() const override { return SimBackend::Cpu; }
+  SimBackend backend() const override { return tracer_->backend(); }
   uint32_t width() const override { return source_->view().trace.width; }
   uint32_t height() const override { return source_->view().trace.height; }
 
@@ -117,17 +121,22 @@ class RefractionStageCpu final : public TracedImageStage {
     render();
   }
 
-  void write(SharedBuffer& target) override {
-    auto* out = static_cast<TracedPixel*>(target.host_pointer());
-    std::transform(frame_.image.rgb.begin(), frame_.image.rgb.end(), out,
-                   [](const glm::vec3& c) { return TracedPixel(c, 1.0f); });
+  void write(SharedBuffer& target) override { tracer_->write(target); }
+  // With a device trace: the host's tree and photons plus the device's trace (a frame late).
+  std::optional<double> device_ms() const override {
+    const std::optional<double> trace = tracer_->device_ms();
+    if (!trace) return std::nullopt;
+    const RefractionFrameStats& s = frame_.stats;
+    return s.build_ms + s.photon_ms + s.caustic_ms + *trace;
   }
+  std::optional<GpuWait> gpu_wait() const override { return tracer_->gpu_wait(); }
 
   std::string summary() const override {
     const RefractionFrameStats& s = frame_.stats;
     char text[160];
-    std::snprintf(text, sizeof text, "%u triangles: tree %.1f ms, %u photons %.1f + %.1f ms, trace %.1f ms", s.triangles,
-                  s.build_ms, s.photons_stored, s.photon_ms, s.caustic_ms, s.trace_ms);
+    std::snprintf(text, sizeof text, "%u triangles: tree %.1f ms, %u photons %.1f + %.1f ms, trace %.1f ms",
+                  s.triangles, s.build_ms, s.photons_stored, s.photon_ms, s.caustic_ms,
+                  tracer_->device_ms().value_or(s.trace_ms));
     return text;
   }
 
@@ -137,12 +146,17 @@ class RefractionStageCpu final : public TracedImageStage {
     const photon::TriangleSoup& mesh = scene.mesh;
     if (mesh.indices.empty()) {  // a surface before its producer was consumed, or an empty one: black
       frame_ = {};
-      frame_.image.rgb.assign(size_t(width()) * height(), glm::vec3(0.0f));
+      tracer_->clear(width(), height());
       rendered_with_.clear();  // no frame to keep: the next step renders whatever dt is
       return;
     }
-    frame_ = render_refraction(mesh, source_->view(),
-                               source_->smooth() ? vertex_normals(mesh) : std::vector<glm::vec3>{}, scene.optics);
+    const FrameTrace trace = [this](const kdtree::TriangleKdTree& tree, const TraceScene& traced,
+                                    const TraceCamera& camera,
+                                    const TraceParams& params) { return tracer_->trace(tree, traced, camera, params); };
+    frame_ =
+        render_refraction(mesh, source_->view(), source_->smooth() ? vertex_normals(mesh) : std::vector<glm::vec3>{},
+                          scene.optics, trace);
+    frame_.image.rgb.clear();  // the tracer keeps what write() publishes
     rendered_with_ = control_values();
   }
 
@@ -154,40 +168,43 @@ class RefractionStageCpu final : public TracedImageStage {
 
   MakeSource make_;
   std::unique_ptr<RefractionSource> source_;
+  std::unique_ptr<RefractionTracer> tracer_;
   double time_ = 0.0;
   RefractionFrame frame_;
   std::vector<float> rendered_with_;  // the controls' values the frame was rendered with
 };
 
-void require_cpu(SimBackend backend, const char* type) {
-  if (backend == SimBackend::Cuda)
-    throw DeviceError(std::string(type) +
-                      ": no CUDA backend yet (the triangle kd-tree and the tracer run on the CPU); run it with --sim cpu");
+std::unique_ptr<TracedImageStage> make_stage(RefractionStage::MakeSource make, SimBackend backend,
+                                             const Context* context, const char* type) {
+  if (backend == SimBackend::Cpu)
+    return std::make_unique<RefractionStage>(std::move(make), make_refraction_tracer_cpu());
+  if (!context) throw DeviceError(std::string(type) + " (cuda): no Vulkan context to share the traced image with");
+  return std::make_unique<RefractionStage>(std::move(make), make_refraction_tracer_cuda(*context));
 }
 
 }  // namespace
 
-std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& params, SimBackend backend) {
+std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& params, SimBackend backend,
+                                                           const Context* context) {
   params.validate();
-  require_cpu(backend, "caustics_pool");
-  return std::make_unique<RefractionStageCpu>([params] { return std::make_unique<PoolSource>(params); });
+  return make_stage([params] { return std::make_unique<PoolSource>(params); }, backend, context, "caustics_pool");
 }
 
 std::unique_ptr<TracedImageStage> make_refracting_surface_stage(const RefractionView& view, SimBackend backend,
-                                                                const SurfaceTank& tank) {
+                                                                const Context* context, const SurfaceTank& tank) {
   view.validate();
   if (tank.wall != 0.0f) photon::validate_empty_glass_tank(tank.inner_min, tank.inner_max, tank.wall);
-  require_cpu(backend, "refracting_surface");
-  return std::make_unique<RefractionStageCpu>([view, tank] { return std::make_unique<SurfaceSource>(view, tank); });
+  return make_stage([view, tank] { return std::make_unique<SurfaceSource>(view, tank); }, backend, context,
+                    "refracting_surface");
 }
 
 std::unique_ptr<TracedImageStage> make_spinning_mesh_stage(const TriangleMesh& mesh, const SpinningMeshParams& params,
-                                                           const std::string& source, SimBackend backend) {
+                                                           const std::string& source, SimBackend backend,
+                                                           const Context* context) {
   params.validate();
-  require_cpu(backend, "refracting_mesh");
   // An empty or flat mesh is an InputError from the stage's first source.
-  return std::make_unique<RefractionStageCpu>(
-      [mesh, params, source] { return std::make_unique<SpinningSource>(mesh, params, source); });
+  return make_stage([mesh, params, source] { return std::make_unique<SpinningSource>(mesh, params, source); }, backend,
+                    context, "refracting_mesh");
 }
 
 }  // namespace meniscus::sim::raytrace

@@ -2,8 +2,11 @@
 // The refraction scenes as stages publishing a traced image (sim/common/traced_image_stage.h):
 // each step advances time, takes the frame's triangles, and renders them with
 // refraction_frame.h; write() publishes the image. The panel moves the sun and whatever the
-// scene animates. CPU backend only, for now: the CUDA tree and tracer are not built, and asking
-// for them is a DeviceError that says so.
+// scene animates. With the CUDA backend the view is traced on the device, straight into the
+// CUDA-shared image (refraction_tracer.h); the kd-tree and the photons are still the CPU's.
+//
+// `context`: the Vulkan context the CUDA backend shares its image with; the CPU backend needs
+// none.
 #include <memory>
 #include <string>
 
@@ -13,10 +16,15 @@
 #include "sim/raytrace/caustics_pool.h"
 #include "sim/raytrace/spinning_mesh.h"
 
+namespace meniscus {
+class Context;
+}
+
 namespace meniscus::sim::raytrace {
 
-// InputError for bad params, DeviceError for the CUDA backend.
-std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& params, SimBackend backend);
+// InputError for bad params; DeviceError for the CUDA backend without a CUDA device.
+std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& params, SimBackend backend,
+                                                           const Context* context = nullptr);
 
 // An empty glass tank traced around a surface (photon/glass_tank.h); a wall of 0: none.
 struct SurfaceTank {
@@ -27,13 +35,15 @@ struct SurfaceTank {
 // The surface of another stage's level set (its zero iso-surface, the mesh its cube records
 // make: the fluid of the two-surfaces scenes) refracting under the sun, taken every frame from
 // the producer the stage consumes, in `tank` if it has a wall. InputError for bad params or a
-// bad tank, DeviceError for the CUDA backend.
+// bad tank; DeviceError as above.
 std::unique_ptr<TracedImageStage> make_refracting_surface_stage(const RefractionView& view, SimBackend backend,
+                                                                const Context* context = nullptr,
                                                                 const SurfaceTank& tank = {});
 
-// `source` names the mesh in errors. InputError for bad params or an empty mesh, DeviceError
-// for the CUDA backend.
+// `source` names the mesh in errors. InputError for bad params or an empty mesh; DeviceError as
+// above.
 std::unique_ptr<TracedImageStage> make_spinning_mesh_stage(const TriangleMesh& mesh, const SpinningMeshParams& params,
-                                                           const std::string& source, SimBackend backend);
+                                                           const std::string& source, SimBackend backend,
+                                                           const Context* context = nullptr);
 
 }  // namespace meniscus::sim::raytrace

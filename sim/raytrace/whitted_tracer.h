@@ -7,7 +7,8 @@
 // arrives as the caustic image from photon mapping (sim/photon) when one is given.
 //
 // Rows in parallel; every pixel depends on its rays alone, so the image does not depend on the
-// thread count or the intersector (the kd-tree, the brute force, Embree in the benchmark).
+// thread count or the intersector (the kd-tree, the brute force, Embree in the benchmark). The
+// paths themselves are whitted_path.h, which the CUDA tracer (whitted_cuda.h) runs too.
 #include <cstdint>
 #include <glm/vec3.hpp>
 #include <span>
@@ -15,6 +16,7 @@
 
 #include "sim/photon/optics.h"
 #include "sim/raytrace/intersector.h"
+#include "sim/raytrace/whitted_path.h"
 
 namespace meniscus::sim::photon {
 struct CausticImage;
@@ -68,6 +70,16 @@ struct TraceImage {
   std::vector<glm::vec3> rgb;  // linear radiance, row 0 at the top
   TraceStats stats;
 };
+
+// The scene and the camera as the paths read them (pointers into `scene`'s arrays) and its rays.
+struct TraceSetup {
+  PathScene scene;
+  PrimaryRays rays;
+};
+
+// What trace_image checks and derives before it traces, for either backend: InputError as
+// trace_image says.
+TraceSetup prepare_trace(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params);
 
 // Throws InputError for an empty image, a missing surface, optics that Optics::validate
 // refuses or a bad camera.

@@ -1,0 +1,41 @@
+#pragma once
+// Where a refraction stage (refraction_stages.h) traces its frames and how it publishes them:
+// the part of the stage that differs between its backends. The CPU traces with trace_image and
+// copies the pixels into the host-visible shared buffer; CUDA traces on the device and copies
+// device to device into the CUDA-shared buffer, which the frame's submission waits for on a
+// timeline.
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "sim/common/traced_image_stage.h"
+#include "sim/raytrace/refraction_frame.h"
+
+namespace meniscus {
+class Context;
+}
+
+namespace meniscus::sim::raytrace {
+
+class RefractionTracer {
+ public:
+  virtual ~RefractionTracer() = default;
+  virtual SimBackend backend() const = 0;
+  // Step 3 of render_refraction for this backend; the image it keeps is the one write() publishes.
+  virtual TraceImage trace(const kdtree::TriangleKdTree& tree, const TraceScene& scene, const TraceCamera& camera,
+                           const TraceParams& params) = 0;
+  // A black width x height image instead (no triangles to trace).
+  virtual void clear(uint32_t width, uint32_t height) = 0;
+  virtual void write(SharedBuffer& target) = 0;
+  virtual std::optional<GpuWait> gpu_wait() const { return std::nullopt; }
+  // The device time of a recent trace (CUDA: the frame before's, whose end the host need not
+  // wait for); none on the CPU.
+  virtual std::optional<double> device_ms() const { return std::nullopt; }
+};
+
+std::unique_ptr<RefractionTracer> make_refraction_tracer_cpu();
+
+// DeviceError when built without CUDA or when no CUDA device matches the Vulkan device.
+std::unique_ptr<RefractionTracer> make_refraction_tracer_cuda(const Context& context);
+
+}  // namespace meniscus::sim::raytrace

@@ -1,0 +1,44 @@
+#pragma once
+// The Whitted tracer (whitted_tracer.h) on a CUDA device: a thread per pixel running the CPU
+// backend's very paths (whitted_path.h) through the very kd-tree (triangle_traversal.h), the
+// image written straight into device memory (a CUDA-shared buffer the frame graph composites).
+// The tree is still built on the CPU and copied over with the frame's scene: the CUDA build of
+// the triangle kd-tree is not written yet.
+#include <glm/vec4.hpp>
+#include <memory>
+
+#include "sim/kdtree/triangle_kdtree.h"
+#include "sim/raytrace/whitted_tracer.h"
+
+namespace meniscus::sim::raytrace {
+
+class WhittedCuda {
+ public:
+  // DeviceError when built without CUDA or when no CUDA device answers.
+  WhittedCuda();
+  ~WhittedCuda();
+  WhittedCuda(const WhittedCuda&) = delete;
+  WhittedCuda& operator=(const WhittedCuda&) = delete;
+
+  // Queues on `stream` (a cudaStream_t; null: the legacy stream) the copy of `tree` and `scene`
+  // to the device and the trace into `out`: params.width x params.height RGBA pixels in device
+  // memory, alpha 1, row 0 at the top. `tree` is the surface (scene.surface is not read).
+  // InputError as trace_image; DeviceMemoryError when the device is full.
+  void trace(const kdtree::TriangleKdTree& tree, const TraceScene& scene, const TraceCamera& camera,
+             const TraceParams& params, glm::vec4* out, void* stream);
+
+  // The ray counts of the last trace (waiting for it); ms is 0.
+  TraceStats last_stats() const;
+
+ private:
+  struct Device;
+  std::unique_ptr<Device> device_;
+  uint64_t primary_ = 0;
+};
+
+// trace_image on the device, downloaded (tests, the benchmark): stats.ms is the wall time of the
+// copies, the trace and the download. Errors as WhittedCuda.
+TraceImage trace_image_cuda(const kdtree::TriangleKdTree& tree, const TraceScene& scene, const TraceCamera& camera,
+                            const TraceParams& params);
+
+}  // namespace meniscus::sim::raytrace

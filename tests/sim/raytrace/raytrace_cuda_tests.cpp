@@ -1,0 +1,175 @@
+// The CUDA tracer against the CPU tracer: the same tree and scene give the same image and the
+// same ray counts, for the caustics pool in its glass tank (three media, the caustic on the
+// floor, adaptive depth) and for a smooth lens (interpolated normals, supersampling); and the
+// caustics pool stage on the CUDA backend publishes, through the timeline, the CPU stage's frame.
+// Exits with MENISCUS_SKIP_CODE (ctest: skipped) and says why when no CUDA device answers.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "engine/core/buffer.h"
+#include "engine/core/context.h"
+#include "engine/core/error.h"
+#include "engine/interop/cuda_device.h"
+#include "engine/interop/shared_buffer.h"
+#include "sim/photon/caustic_image.h"
+#include "sim/photon/caustic_photons.h"
+#include "sim/raytrace/caustics_pool.h"
+#include "sim/raytrace/refraction_frame.h"
+#include "sim/raytrace/refraction_stages.h"
+#include "sim/raytrace/whitted_cuda.h"
+#include "tests/support/device_checks.h"
+#include "tests/unit/interop/timeline_submit.h"
+
+namespace meniscus::sim::raytrace {
+namespace {
+
+using device_test::check;
+
+// The share of pixels within 1e-4 of the CPU's in every channel, and the largest difference.
+// The CUDA device's expf and tanf differ from the host's in the last bits; a ray that one
+// rounding sends past an edge can change its pixel entirely, so a few may differ more.
+void compare(const std::vector<glm::vec3>& cpu, const std::vector<glm::vec3>& gpu, const std::string& what) {
+  size_t close = 0, identical = 0;
+  float worst = 0.0f;
+  double mean_cpu = 0.0, mean_gpu = 0.0;
+  for (size_t i = 0; i < cpu.size() && i < gpu.size(); ++i) {
+    const glm::vec3 d = glm::abs(cpu[i] - gpu[i]);
+    const float largest = std::max({d.x, d.y, d.z});
+    worst = std::max(worst, largest);
+    close += largest <= 1e-4f;
+    identical += cpu[i] == gpu[i];
+    mean_cpu += cpu[i].x + cpu[i].y + cpu[i].z;
+    mean_gpu += gpu[i].x + gpu[i].y + gpu[i].z;
+  }
+  std::printf("%s: %zu of %zu pixels within 1e-4 (%zu identical), largest difference %.3g, mean %.6f vs %.6f\n",
+              what.c_str(), close, cpu.size(), identical, worst, mean_cpu / cpu.size(), mean_gpu / cpu.size());
+  check(gpu.size() == cpu.size(), what + ": the CUDA image has the CPU's size");
+  check(close >= cpu.size() * 999 / 1000, what + ": 99.9% of pixels agree within 1e-4");
+  check(std::abs(mean_cpu - mean_gpu) <= 1e-4 * std::abs(mean_cpu), what + ": the mean agrees within 1e-4");
+}
+
+void compare_traces(const photon::OpticalMesh& scene, const std::vector<glm::vec3>& normals, const TraceCamera& camera,
+                    const TraceParams& params, float floor_y, bool with_caustic, const std::string& what) {
+  const photon::TriangleSoup& mesh = scene.mesh;
+  const kdtree::TriangleKdTree tree = kdtree::build_triangle_kdtree(mesh.vertices, mesh.indices);
+  const KdTreeIntersector surface(tree);
+  TraceScene traced;
+  traced.surface = &surface;
+  traced.vertices = mesh.vertices;
+  traced.indices = mesh.indices;
+  traced.normals = normals;
+  traced.optics = &scene.optics;
+  traced.floor_y = floor_y;
+  traced.floor_tile = 0.25f;
+  photon::CausticImage caustics;
+  if (with_caustic) {
+    photon::Sun sun;
+    sun.direction = glm::normalize(glm::vec3(-0.2f, -1.0f, 0.1f));
+    sun.emit_min = {-1.0f, -1.0f};
+    sun.emit_max = {1.0f, 1.0f};
+    sun.emit_y = 2.0f;
+    const photon::CausticPhotons photons = photon::trace_caustic_photons(
+        {mesh.vertices, mesh.indices, &tree, &scene.optics, normals}, sun, floor_y, {.photons = 40000});
+    caustics = photon::estimate_caustics(photons, {{-1.0f, -1.0f}, {1.0f, 1.0f}, floor_y, 64, 64}, 32);
+    traced.caustics = &caustics;
+    traced.to_sun = -sun.direction;
+  }
+  const TraceImage cpu = trace_image(traced, camera, params);
+  const TraceImage gpu = trace_image_cuda(tree, traced, camera, params);
+  compare(cpu.rgb, gpu.rgb, what);
+  std::printf("%s: rays: %llu hits, %llu secondary, %llu shadow (CPU) vs %llu, %llu, %llu (CUDA)\n", what.c_str(),
+              (unsigned long long)cpu.stats.hits, (unsigned long long)cpu.stats.secondary,
+              (unsigned long long)cpu.stats.shadow, (unsigned long long)gpu.stats.hits,
+              (unsigned long long)gpu.stats.secondary, (unsigned long long)gpu.stats.shadow);
+  auto near = [](uint64_t a, uint64_t b) { return std::abs(double(a) - double(b)) <= 1e-3 * double(a); };
+  check(cpu.stats.hits > 0 && near(cpu.stats.hits, gpu.stats.hits) && near(cpu.stats.secondary, gpu.stats.secondary) &&
+            near(cpu.stats.shadow, gpu.stats.shadow) && gpu.stats.primary == cpu.stats.primary,
+        what + ": the CUDA tracer traces the CPU's rays (counts within 0.1%)");
+}
+
+// The caustics pool stage on both backends, published and read back through Vulkan.
+void compare_stages(const Context& context) {
+  PoolParams pool;
+  pool.grid = 24;
+  pool.view.photons = 20000;
+  pool.view.trace.width = 96;
+  pool.view.trace.height = 64;
+  auto cpu = make_caustics_pool_stage(pool, SimBackend::Cpu);
+  auto gpu = make_caustics_pool_stage(pool, SimBackend::Cuda, &context);
+  check(gpu->backend() == SimBackend::Cuda, "caustics pool stage: created on the CUDA backend");
+  cpu->step(0.25);
+  gpu->step(0.25);
+  const size_t bytes = size_t(pool.view.trace.width) * pool.view.trace.height * sizeof(TracedPixel);
+  SharedBuffer host(context, bytes, SharedMemory::Host, "test.cpu_image");
+  SharedBuffer shared(context, bytes, SharedMemory::Cuda, "test.cuda_image");
+  cpu->write(host);
+  gpu->write(shared);
+  const auto written = gpu->gpu_wait();
+  check(written.has_value() && !cpu->gpu_wait(), "caustics pool stage: the CUDA backend hands out a timeline wait");
+  if (!written) return;
+  Buffer readback(context, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "test.readback");
+  {
+    test::TimelineSubmit copy(
+        context,
+        [&](VkCommandBuffer cmd) { test::record_copy_to_host(cmd, shared.buffer(), readback.handle(), bytes); },
+        written->semaphore, written->value, 0);
+    copy.finish();
+  }
+  readback.invalidate();
+  const auto* published = static_cast<const TracedPixel*>(readback.mapped());
+  const auto* expected = static_cast<const TracedPixel*>(host.host_pointer());
+  std::vector<glm::vec3> a, b;
+  for (size_t i = 0; i < bytes / sizeof(TracedPixel); ++i) a.emplace_back(expected[i]), b.emplace_back(published[i]);
+  compare(a, b, "caustics pool stage, published");
+  gpu->step(0.25);  // the trace's device time is the frame before's
+  check(gpu->device_ms().has_value() && *gpu->device_ms() > 0.0,
+        "caustics pool stage: the CUDA backend reports its device time");
+
+  bool refused = false;
+  try {
+    gpu->write(host);
+  } catch (const DeviceError&) {
+    refused = true;
+  }
+  check(refused, "caustics pool stage: the CUDA backend refuses a host shared buffer");
+}
+
+int run() {
+  Context context(ContextOptions{.validation = true});
+  std::string why;
+  if (!find_cuda_device(context.info(), &why)) {
+    std::printf("SKIPPED: no CUDA device (%s)\n", why.c_str());
+    return MENISCUS_SKIP_CODE;
+  }
+  PoolParams pool;
+  pool.grid = 32;
+  compare_traces(pool_scene(pool, 0.4), {}, pool.view.camera, {160, 96, 6, 1, 0.02f}, -pool.glass_wall - 0.01f, true,
+                 "caustics pool in its tank");
+  photon::OpticalMesh lens{photon::water_block(40, {0.1f, 0.1f}, {0.9f, 0.9f}, 0.05f,
+                                               [](float x, float z) {
+                                                 const float rr = (x - 0.5f) * (x - 0.5f) + (z - 0.5f) * (z - 0.5f);
+                                                 return 0.4f + 0.06f * std::cos(10.0f * std::sqrt(rr));
+                                               }),
+                           photon::kWaterInAir};
+  compare_traces(lens, vertex_normals(lens.mesh), {{0.5f, 1.2f, -0.7f}, {0.5f, 0.2f, 0.5f}, 50.0f},
+                 {80, 60, 3, 2, 0.0f}, 0.0f, false, "smooth lens, 2x2 supersampled");
+  compare_stages(context);
+
+  bool refused = false;
+  try {
+    const kdtree::TriangleKdTree tree;
+    trace_image_cuda(tree, TraceScene{}, TraceCamera{}, {0, 0, 2});
+  } catch (const InputError&) {
+    refused = true;
+  }
+  check(refused, "an empty image is an InputError on the CUDA backend too");
+  return device_test::summary();
+}
+
+}  // namespace
+}  // namespace meniscus::sim::raytrace
+
+int main() { return meniscus::device_test::run_main(meniscus::sim::raytrace::run); }

@@ -7,12 +7,15 @@
 // Each JSON line carries impl, build_ms, trace_ms and hits (primary rays that hit), so the
 // implementations can be checked against each other on any mesh. Zhou et al.'s Table 2 line:
 // the same case's last frame with an offline full-SAH tree (impl meniscus-kdtree-full-sah, its
-// medians over that one frame), its SAH cost and trace time beside the per-frame build's.
+// medians over that one frame), its SAH cost and trace time beside the per-frame build's. Where
+// a CUDA device answers, the same tree traced on it (impl meniscus-kdtree-cuda-trace); where
+// none does, a line saying it was skipped and why.
 #include <tbb/info.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +28,7 @@
 #include "sim/kdtree/full_sah_kdtree.h"
 #include "sim/kdtree/triangle_kdtree.h"
 #include "sim/photon/water_block.h"
+#include "sim/raytrace/whitted_cuda.h"
 #include "sim/raytrace/whitted_tracer.h"
 #include "tools/bench/bench_setup.h"
 #include "tools/bench/embree_peer.h"
@@ -160,6 +164,28 @@ void print(const Options& o, const std::string& name, size_t triangles, const st
   print_line(json);
 }
 
+// The same tree traced on a CUDA device (built on the CPU: its build_ms is ours); its trace_ms
+// is the wall time of the copies to the device, the trace and the image's download.
+constexpr const char* kCudaImpl = "meniscus-kdtree-cuda-trace";
+
+// An empty sample when a CUDA device answers; otherwise none, and a line saying why.
+std::optional<Sample> cuda_sample(const std::string& name) {
+  try {
+    sim::raytrace::WhittedCuda probe;
+    return Sample{};
+  } catch (const DeviceError& e) {
+    profile::JsonWriter json;
+    json.begin_object();
+    json.key("bench").value("raytrace");
+    json.key("case").value(name);
+    json.key("impl").value(kCudaImpl);
+    json.key("skipped").value(e.what());
+    json.end_object();
+    print_line(json);
+    return std::nullopt;
+  }
+}
+
 void run_case(const Options& o, const std::string& name) {
   std::filesystem::path file;
   if (name == "lucy") file = "scenes/data/vtk-data/lucy.ply";
@@ -178,6 +204,7 @@ void run_case(const Options& o, const std::string& name) {
   std::vector<Sample> theirs(peers.size());
   size_t triangles = 0;
   bool have_embree = true;
+  std::optional<Sample> cuda = cuda_sample(name);
   for (int frame = 0; frame < o.frames; ++frame) {
     const Frame f = file.empty() ? water_frame(o.grid, frame) : still;
     triangles = f.indices.size() / 3;
@@ -193,6 +220,7 @@ void run_case(const Options& o, const std::string& name) {
     scene.surface = &kd;
     const sim::raytrace::TraceImage image = sim::raytrace::trace_image(scene, camera, params);
     ours.add(tree.stats.build_ms, image);
+    if (cuda) cuda->add(tree.stats.build_ms, sim::raytrace::trace_image_cuda(tree, scene, camera, params));
     ours.sah_cost = tree.stats.sah_cost;
     if (frame == 0 && !o.png.empty()) write_image(image, o.png + "-" + name + ".png");
     if (frame + 1 == o.frames) {  // Table 2's yardstick, once: exact SAH at every node, the last frame's rays
@@ -214,6 +242,7 @@ void run_case(const Options& o, const std::string& name) {
     }
   }
   print(o, name, triangles, "meniscus-kdtree", ours);
+  if (cuda) print(o, name, triangles, kCudaImpl, *cuda);
   print(o, name, triangles, "meniscus-kdtree-full-sah", full);
   if (!have_embree) {
     std::fprintf(stderr, "meniscus-bench raytrace: Embree %s: no peer\n", embree_version());

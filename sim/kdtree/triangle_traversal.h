@@ -192,4 +192,11 @@ MENISCUS_HD RayHit traverse(const TriangleKdView& tree, const Ray& ray) {
   }
 }
 
+// A tree as the surface the tracers and the photons walk (whitted_path.h, photon_path.h).
+struct TriangleKdSurface {
+  TriangleKdView tree;
+  MENISCUS_HD RayHit closest(const Ray& ray) const { return traverse<false>(tree, ray); }
+  MENISCUS_HD bool any(const Ray& ray) const { return traverse<true>(tree, ray).hit(); }
+};
+
 }  // namespace meniscus::sim::kdtree

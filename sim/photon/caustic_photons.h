@@ -7,7 +7,8 @@
 // Photons that never meet the surface are direct light, which the renderer shades without
 // photons.
 //
-// The same photons for any thread count: photon i draws from its own random stream (seed, i).
+// The same photons for any thread count and either backend: photon i draws from its own random
+// stream (seed, i), and its path is photon_path.h's.
 #include <cstdint>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
@@ -16,6 +17,7 @@
 
 #include "sim/kdtree/triangle_kdtree.h"
 #include "sim/photon/optics.h"
+#include "sim/photon/photon_path.h"
 
 namespace meniscus::sim::photon {
 
@@ -59,5 +61,12 @@ struct CausticPhotons {
 // or no tree.
 CausticPhotons trace_caustic_photons(const RefractingSurface& surface, const Sun& sun, float floor_y,
                                      const PhotonParams& params);
+
+// The steps of trace_caustic_photons either backend shares: the checks (InputError as above)
+// and the photons' scene, pointing into `surface`'s arrays; then the photons stored from their
+// paths (photon i's at i) in photon order, and the sun's power shared among all emitted.
+PhotonScene prepare_photons(const RefractingSurface& surface, const Sun& sun, float floor_y,
+                            const PhotonParams& params);
+CausticPhotons collect_photons(std::span<const PhotonPath> paths, const Sun& sun);
 
 }  // namespace meniscus::sim::photon

@@ -104,7 +104,9 @@ std::vector<glm::vec3> vertex_normals(const photon::TriangleSoup& mesh) {
 
 RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const RefractionView& view,
                                   std::span<const glm::vec3> normals, const photon::Optics& optics,
-                                  const FrameTrace& trace) {
+                                  FrameBackend* backend) {
+  FrameBackend cpu;
+  FrameBackend& steps = backend ? *backend : cpu;
   view.validate();
   if (mesh.indices.empty()) throw InputError("refraction: the mesh has no triangles");
   optics.validate(mesh.indices.size() / 3);
@@ -114,6 +116,7 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
   frame.stats.build_ms = tree.stats.build_ms;
   frame.stats.sah_cost = tree.stats.sah_cost;
 
+  steps.begin_frame(tree, mesh, normals, optics);
   const Box box = bounds(mesh);
   const float height = box.hi.y - box.lo.y;
   TraceScene scene;
@@ -129,8 +132,8 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
 
   auto start = Clock::now();
   const photon::CausticPhotons photons =
-      photon::trace_caustic_photons({mesh.vertices, mesh.indices, &tree, &optics, normals},
-                                    aimed_sun(box, scene.to_sun), scene.floor_y, {.photons = view.photons});
+      steps.photons({mesh.vertices, mesh.indices, &tree, &optics, normals}, aimed_sun(box, scene.to_sun), scene.floor_y,
+                    {.photons = view.photons});
   frame.stats.photon_ms = ms_since(start);
   frame.stats.photons_stored = photons.stored;
 
@@ -140,7 +143,7 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
   frame.stats.caustic_ms = ms_since(start);
   scene.caustics = &caustics;
 
-  frame.image = trace ? trace(tree, scene, view.camera, view.trace) : trace_image(scene, view.camera, view.trace);
+  frame.image = steps.trace(scene, view.camera, view.trace);
   frame.stats.trace_ms = frame.image.stats.ms;
   return frame;
 }

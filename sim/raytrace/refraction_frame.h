@@ -10,11 +10,11 @@
 // box and the caustic is estimated over the box and the shadow it casts. Deterministic: the
 // same triangles and view give the same image on any thread count.
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <vector>
 
 #include "sim/kdtree/triangle_kdtree.h"
+#include "sim/photon/caustic_photons.h"
 #include "sim/photon/water_block.h"
 #include "sim/raytrace/whitted_tracer.h"
 
@@ -54,18 +54,31 @@ struct RefractionFrame {
   RefractionFrameStats stats;
 };
 
-// Step 3 as a backend does it, given the frame's tree (the scene's surface) and the rest: the
-// CPU's trace_image, or the CUDA tracer, which keeps its pixels on the device and returns the
-// stats alone.
-using FrameTrace = std::function<TraceImage(const kdtree::TriangleKdTree& tree, const TraceScene& scene,
-                                            const TraceCamera& camera, const TraceParams& params)>;
+// Steps 2 and 3 as a backend does them, once step 1 has built the frame's tree: the CPU's by
+// default; the CUDA backend copies the surface to the device, traces the photons there, and
+// traces the view there into an image it keeps on the device (returning the stats alone).
+class FrameBackend {
+ public:
+  virtual ~FrameBackend() = default;
+  virtual void begin_frame(const kdtree::TriangleKdTree& tree, const photon::TriangleSoup& mesh,
+                           std::span<const glm::vec3> normals, const photon::Optics& optics) {
+    (void)tree, (void)mesh, (void)normals, (void)optics;
+  }
+  virtual photon::CausticPhotons photons(const photon::RefractingSurface& surface, const photon::Sun& sun,
+                                         float floor_y, const photon::PhotonParams& params) {
+    return photon::trace_caustic_photons(surface, sun, floor_y, params);
+  }
+  virtual TraceImage trace(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) {
+    return trace_image(scene, camera, params);
+  }
+};
 
 // `normals`: per-vertex shading normals (vertex_normals below) for a smooth surface, or empty
-// for flat faces; `optics`: the media the triangles separate (photon/optics.h); `trace`: step 3,
-// trace_image when empty. InputError for an empty mesh.
+// for flat faces; `optics`: the media the triangles separate (photon/optics.h); `backend`:
+// steps 2 and 3, the CPU's when null. InputError for an empty mesh.
 RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const RefractionView& view,
                                   std::span<const glm::vec3> normals = {},
-                                  const photon::Optics& optics = photon::kWaterInAir, const FrameTrace& trace = {});
+                                  const photon::Optics& optics = photon::kWaterInAir, FrameBackend* backend = nullptr);
 
 // Area-weighted vertex normals: each triangle's cross product added to its corners, normalised.
 std::vector<glm::vec3> vertex_normals(const photon::TriangleSoup& mesh);

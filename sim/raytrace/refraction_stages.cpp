@@ -150,12 +150,9 @@ class RefractionStage final : public TracedImageStage {
       rendered_with_.clear();  // no frame to keep: the next step renders whatever dt is
       return;
     }
-    const FrameTrace trace = [this](const kdtree::TriangleKdTree& tree, const TraceScene& traced,
-                                    const TraceCamera& camera,
-                                    const TraceParams& params) { return tracer_->trace(tree, traced, camera, params); };
     frame_ =
         render_refraction(mesh, source_->view(), source_->smooth() ? vertex_normals(mesh) : std::vector<glm::vec3>{},
-                          scene.optics, trace);
+                          scene.optics, tracer_.get());
     frame_.image.rgb.clear();  // the tracer keeps what write() publishes
     rendered_with_ = control_values();
   }

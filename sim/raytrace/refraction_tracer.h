@@ -17,13 +17,11 @@ class Context;
 
 namespace meniscus::sim::raytrace {
 
-class RefractionTracer {
+// Steps 2 and 3 of render_refraction (FrameBackend) for this backend; the image trace() keeps
+// is the one write() publishes.
+class RefractionTracer : public FrameBackend {
  public:
-  virtual ~RefractionTracer() = default;
   virtual SimBackend backend() const = 0;
-  // Step 3 of render_refraction for this backend; the image it keeps is the one write() publishes.
-  virtual TraceImage trace(const kdtree::TriangleKdTree& tree, const TraceScene& scene, const TraceCamera& camera,
-                           const TraceParams& params) = 0;
   // A black width x height image instead (no triangles to trace).
   virtual void clear(uint32_t width, uint32_t height) = 0;
   virtual void write(SharedBuffer& target) = 0;

@@ -11,8 +11,7 @@ class RefractionTracerCpu final : public RefractionTracer {
  public:
   SimBackend backend() const override { return SimBackend::Cpu; }
 
-  TraceImage trace(const kdtree::TriangleKdTree&, const TraceScene& scene, const TraceCamera& camera,
-                   const TraceParams& params) override {
+  TraceImage trace(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) override {
     TraceImage image = trace_image(scene, camera, params);
     rgb_ = image.rgb;
     return image;

@@ -1,7 +1,8 @@
-// The CUDA backend of the refraction stages (refraction_tracer.h): the frame traced by
-// WhittedCuda into the stage's device image, then copied on the device into whichever
-// CUDA-shared buffer the frame publishes to, and "written" signalled on the timeline the frame's
-// submission waits for. Nothing comes back to the host.
+// The CUDA backend of the refraction stages (refraction_tracer.h): the frame's surface copied
+// to the device once; the photons traced there (their landings brought back for the CPU's
+// photon tree); the view traced by WhittedCuda into the stage's device image, then copied on the
+// device into whichever CUDA-shared buffer the frame publishes to, and "written" signalled on
+// the timeline the frame's submission waits for. The image never comes back to the host.
 #include <string>
 
 #include "engine/core/context.h"
@@ -10,6 +11,8 @@
 #include "engine/interop/timeline.h"
 #include "engine/profile/cuda_event_timer.h"
 #include "sim/common/cuda_support.cuh"
+#include "sim/photon/caustic_photons_cuda.h"
+#include "sim/photon/device_surface.h"
 #include "sim/raytrace/refraction_tracer.h"
 #include "sim/raytrace/whitted_cuda.h"
 
@@ -40,15 +43,24 @@ class RefractionTracerCuda final : public RefractionTracer {
 
   SimBackend backend() const override { return SimBackend::Cuda; }
 
-  TraceImage trace(const kdtree::TriangleKdTree& tree, const TraceScene& scene, const TraceCamera& camera,
-                   const TraceParams& params) override {
+  void begin_frame(const kdtree::TriangleKdTree& tree, const photon::TriangleSoup& mesh,
+                   std::span<const glm::vec3> normals, const photon::Optics& optics) override {
+    surface_.upload(tree, mesh.indices, normals, optics, stream_);
+  }
+
+  photon::CausticPhotons photons(const photon::RefractingSurface& surface, const photon::Sun& sun, float floor_y,
+                                 const photon::PhotonParams& params) override {
+    return photon::trace_caustic_photons_cuda(surface, surface_, sun, floor_y, params, stream_);
+  }
+
+  TraceImage trace(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) override {
     pixels_ = size_t(params.width) * params.height;
     image_.reserve(pixels_, "refraction (cuda): the traced image");
     // The frame before's trace has finished by now, as a rule: reading its time here rather than
     // after this trace keeps the host from waiting for the device every frame.
     if (traced_) last_ms_ = timer_.elapsed_ms();
     timer_.begin(stream_);
-    tracer_.trace(tree, scene, camera, params, image_.get(), stream_);
+    tracer_.trace(surface_, scene, camera, params, image_.get(), stream_);
     timer_.end(stream_);
     traced_ = true;
     TraceImage image;  // the pixels stay on the device
@@ -84,6 +96,7 @@ class RefractionTracerCuda final : public RefractionTracer {
  private:
   TimelineSemaphore timeline_;
   OwnedStream stream_;
+  photon::DeviceSurface surface_;
   WhittedCuda tracer_;
   DeviceArray<TracedPixel> image_;
   size_t pixels_ = 0;

@@ -12,16 +12,12 @@ namespace {
 // 8 x 8 pixels a block: neighbouring rays walk the same nodes, so a warp's memory reads overlap.
 constexpr uint32_t kTile = 8;
 
-struct KdSurface {
-  kdtree::TriangleKdView tree;
-  __device__ RayHit closest(const Ray& ray) const { return kdtree::traverse<false>(tree, ray); }
-  __device__ bool any(const Ray& ray) const { return kdtree::traverse<true>(tree, ray).hit(); }
-};
+using kdtree::TriangleKdSurface;
 
-__global__ void trace_pixels(KdSurface surface, PathScene scene, PrimaryRays rays, glm::vec4* out,
+__global__ void trace_pixels(TriangleKdSurface surface, PathScene scene, PrimaryRays rays, glm::vec4* out,
                              DeviceRayCounts* counts) {
   const uint32_t x = blockIdx.x * kTile + threadIdx.x, y = blockIdx.y * kTile + threadIdx.y;
-  WhittedPath<KdSurface> path(surface, scene);
+  WhittedPath<TriangleKdSurface> path(surface, scene);
   if (x < rays.width && y < rays.height) out[size_t(y) * rays.width + x] = glm::vec4(path.pixel(rays, x, y), 1.0f);
   // Every lane of the warp reaches the sums (pixels off the image count nothing); one atomic a
   // warp and count.
@@ -40,7 +36,7 @@ __global__ void trace_pixels(KdSurface surface, PathScene scene, PrimaryRays ray
 void launch_whitted(const kdtree::TriangleKdView& tree, const PathScene& scene, const PrimaryRays& rays, glm::vec4* out,
                     DeviceRayCounts* counts, cudaStream_t stream) {
   const dim3 grid((rays.width + kTile - 1) / kTile, (rays.height + kTile - 1) / kTile);
-  launch<trace_pixels>({grid, dim3(kTile, kTile), 0, stream}, KdSurface{tree}, scene, rays, out, counts);
+  launch<trace_pixels>({grid, dim3(kTile, kTile), 0, stream}, TriangleKdSurface{tree}, scene, rays, out, counts);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 }
 

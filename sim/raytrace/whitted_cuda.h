@@ -2,13 +2,17 @@
 // The Whitted tracer (whitted_tracer.h) on a CUDA device: a thread per pixel running the CPU
 // backend's very paths (whitted_path.h) through the very kd-tree (triangle_traversal.h), the
 // image written straight into device memory (a CUDA-shared buffer the frame graph composites).
-// The tree is still built on the CPU and copied over with the frame's scene: the CUDA build of
-// the triangle kd-tree is not written yet.
+// The tree is still built on the CPU and copied over with the frame's surface
+// (photon/device_surface.h): the CUDA build of the triangle kd-tree is not written yet.
 #include <glm/vec4.hpp>
 #include <memory>
 
 #include "sim/kdtree/triangle_kdtree.h"
 #include "sim/raytrace/whitted_tracer.h"
+
+namespace meniscus::sim::photon {
+class DeviceSurface;
+}
 
 namespace meniscus::sim::raytrace {
 
@@ -20,11 +24,12 @@ class WhittedCuda {
   WhittedCuda(const WhittedCuda&) = delete;
   WhittedCuda& operator=(const WhittedCuda&) = delete;
 
-  // Queues on `stream` (a cudaStream_t; null: the legacy stream) the copy of `tree` and `scene`
-  // to the device and the trace into `out`: params.width x params.height RGBA pixels in device
-  // memory, alpha 1, row 0 at the top. `tree` is the surface (scene.surface is not read).
-  // InputError as trace_image; DeviceMemoryError when the device is full.
-  void trace(const kdtree::TriangleKdTree& tree, const TraceScene& scene, const TraceCamera& camera,
+  // Queues on `stream` (a cudaStream_t; null: the legacy stream) the trace of `scene` into
+  // `out`: params.width x params.height RGBA pixels in device memory, alpha 1, row 0 at the top.
+  // `surface` is the scene's surface on the device, uploaded on the same stream (scene.surface
+  // is not read; the rest of the scene is copied over). InputError as trace_image;
+  // DeviceMemoryError when the device is full.
+  void trace(const photon::DeviceSurface& surface, const TraceScene& scene, const TraceCamera& camera,
              const TraceParams& params, glm::vec4* out, void* stream);
 
   // The ray counts of the last trace (waiting for it); ms is 0.

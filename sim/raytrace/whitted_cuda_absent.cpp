@@ -11,7 +11,7 @@ struct WhittedCuda::Device {};
 
 WhittedCuda::WhittedCuda() { throw DeviceError(kNotBuilt); }
 WhittedCuda::~WhittedCuda() = default;
-void WhittedCuda::trace(const kdtree::TriangleKdTree&, const TraceScene&, const TraceCamera&, const TraceParams&,
+void WhittedCuda::trace(const photon::DeviceSurface&, const TraceScene&, const TraceCamera&, const TraceParams&,
                         glm::vec4*, void*) {
   throw DeviceError(kNotBuilt);
 }

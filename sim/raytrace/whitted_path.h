@@ -35,7 +35,6 @@ struct CausticSamples {
 
 // A traced scene as the paths read it, in host or device memory (TraceScene documents each).
 struct PathScene {
-  const glm::vec3* vertices = nullptr;
   const uint32_t* indices = nullptr;
   const glm::vec3* normals = nullptr;  // null: flat faces
   photon::OpticsView optics;

@@ -56,7 +56,6 @@ TraceSetup prepare_trace(const TraceScene& scene, const TraceCamera& camera, con
   rays.supersample = params.supersample;
 
   PathScene& path = setup.scene;
-  path.vertices = scene.vertices.data();
   path.indices = scene.indices.data();
   path.normals = scene.normals.empty() ? nullptr : scene.normals.data();
   path.optics = scene.optics->view();

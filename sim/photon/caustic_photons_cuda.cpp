@@ -1,0 +1,30 @@
+// Host side of the CUDA photons (caustic_photons_cuda.h).
+#include "sim/photon/caustic_photons_cuda.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "sim/photon/caustic_photons_cuda_launch.h"
+#include "sim/photon/device_surface.h"
+
+namespace meniscus::sim::photon {
+
+CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, const DeviceSurface& device, const Sun& sun,
+                                          float floor_y, const PhotonParams& params, void* stream) {
+  PhotonScene scene = prepare_photons(surface, sun, floor_y, params);
+  scene.indices = device.indices();
+  scene.normals = device.normals();
+  scene.optics = device.optics();
+  const auto s = static_cast<cudaStream_t>(stream);
+  DeviceArray<PhotonPath> paths;
+  paths.reserve(std::max<size_t>(params.photons, 1), "caustic photons (cuda): the paths");
+  launch_photons(device.tree(), scene, params.photons, paths.get(), s);
+  std::vector<PhotonPath> host(params.photons);
+  if (!host.empty())
+    MENISCUS_SIM_CUDA_CHECK(
+        cudaMemcpyAsync(host.data(), paths.get(), host.size() * sizeof(PhotonPath), cudaMemcpyDeviceToHost, s));
+  MENISCUS_SIM_CUDA_CHECK(cudaStreamSynchronize(s));
+  return collect_photons(host, sun);
+}
+
+}  // namespace meniscus::sim::photon

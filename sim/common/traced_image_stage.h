@@ -3,8 +3,9 @@
 // backend and published into a SharedBuffer that a pass composites (passes/raytrace). The
 // image is linear radiance, RGBA32F per pixel (alpha 1), row 0 at the top.
 #include <cstdint>
-#include <glm/vec4.hpp>
 #include <optional>
+
+#include <glm/vec4.hpp>
 
 #include "sim/common/stage.h"
 
@@ -18,8 +19,8 @@ class TracedImageStage : public Stage {
   virtual uint32_t width() const = 0;
   virtual uint32_t height() const = 0;
   // Publishes the last step's image into `target` (width() x height() TracedPixels): a Host
-  // SharedBuffer for the CPU backend, a Cuda one for the CUDA backend. The caller guarantees no GPU work still reads
-  // `target`.
+  // SharedBuffer for the CPU backend, a Cuda one for the CUDA backend. The caller guarantees no
+  // GPU work still reads `target`.
   virtual void write(SharedBuffer& target) = 0;
   // For CUDA stages: what the submission reading `target` must wait for after write().
   virtual std::optional<GpuWait> gpu_wait() const { return std::nullopt; }

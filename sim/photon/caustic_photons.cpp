@@ -3,7 +3,6 @@
 
 #include <tbb/parallel_for.h>
 
-#include <atomic>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <string>

@@ -2,8 +2,9 @@
 // The refraction scenes as stages publishing a traced image (sim/common/traced_image_stage.h):
 // each step advances time, takes the frame's triangles, and renders them with
 // refraction_frame.h; write() publishes the image. The panel moves the sun and whatever the
-// scene animates. With the CUDA backend the view is traced on the device, straight into the
-// CUDA-shared image (refraction_tracer.h); the kd-tree and the photons are still the CPU's.
+// scene animates. With the CUDA backend the photons and the view are traced on the device, the
+// view straight into the CUDA-shared image (refraction_tracer.h); the triangle kd-tree, the
+// photon kd-tree and the caustic's estimate are still the CPU's.
 //
 // `context`: the Vulkan context the CUDA backend shares its image with; the CPU backend needs
 // none.

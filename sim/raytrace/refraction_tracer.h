@@ -1,9 +1,9 @@
 #pragma once
 // Where a refraction stage (refraction_stages.h) traces its frames and how it publishes them:
-// the part of the stage that differs between its backends. The CPU traces with trace_image and
-// copies the pixels into the host-visible shared buffer; CUDA traces on the device and copies
-// device to device into the CUDA-shared buffer, which the frame's submission waits for on a
-// timeline.
+// the part of the stage that differs between its backends. The CPU traces the photons and the
+// view on its threads and copies the pixels into the host-visible shared buffer; CUDA traces
+// both on the device and copies the image device to device into the CUDA-shared buffer, which
+// the frame's submission waits for on a timeline.
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -16,6 +16,7 @@ struct WhittedCuda::Device {
   DeviceArray<float> caustics;
   DeviceArray<DeviceRayCounts> counts;
   cudaStream_t stream = nullptr;  // of the last trace
+  uint64_t primary = 0;           // its primary rays
 };
 
 WhittedCuda::WhittedCuda() {
@@ -49,7 +50,7 @@ void WhittedCuda::trace(const photon::DeviceSurface& surface, const TraceScene& 
   }
   MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(d.counts.get(), 0, sizeof(DeviceRayCounts), s));
   launch_whitted(surface.tree(), path, setup.rays, out, d.counts.get(), s);
-  primary_ = uint64_t(params.width) * params.height * params.supersample * params.supersample;
+  d.primary = uint64_t(params.width) * params.height * params.supersample * params.supersample;
 }
 
 TraceStats WhittedCuda::last_stats() const {
@@ -58,7 +59,7 @@ TraceStats WhittedCuda::last_stats() const {
       cudaMemcpyAsync(&counts, device_->counts.get(), sizeof counts, cudaMemcpyDeviceToHost, device_->stream));
   MENISCUS_SIM_CUDA_CHECK(cudaStreamSynchronize(device_->stream));
   TraceStats stats;
-  stats.primary = primary_;
+  stats.primary = device_->primary;
   stats.hits = counts.hits;
   stats.secondary = counts.secondary;
   stats.shadow = counts.shadow;

@@ -38,7 +38,6 @@ class WhittedCuda {
  private:
   struct Device;
   std::unique_ptr<Device> device_;
-  uint64_t primary_ = 0;
 };
 
 // trace_image on the device, downloaded (tests, the benchmark): stats.ms is the wall time of the

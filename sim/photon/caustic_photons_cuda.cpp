@@ -27,4 +27,12 @@ CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, cons
   return collect_photons(host, sun);
 }
 
+CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, const Sun& sun, float floor_y,
+                                          const PhotonParams& params) {
+  prepare_photons(surface, sun, floor_y, params);  // bad input before any copy
+  DeviceSurface device;
+  device.upload(*surface.tree, surface.indices, surface.normals, *surface.optics, nullptr);
+  return trace_caustic_photons_cuda(surface, device, sun, floor_y, params, nullptr);
+}
+
 }  // namespace meniscus::sim::photon

@@ -15,4 +15,8 @@ class DeviceSurface;
 CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, const DeviceSurface& device, const Sun& sun,
                                           float floor_y, const PhotonParams& params, void* stream);
 
+// The same, with the surface copied over first (tests, the benchmark).
+CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, const Sun& sun, float floor_y,
+                                          const PhotonParams& params);
+
 }  // namespace meniscus::sim::photon

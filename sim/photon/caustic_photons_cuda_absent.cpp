@@ -2,10 +2,17 @@
 #include "sim/photon/caustic_photons_cuda.h"
 
 namespace meniscus::sim::photon {
+namespace {
+constexpr const char* kNotBuilt = "caustic photons: CUDA backend not built (MENISCUS_CUDA=OFF or no nvcc)";
+}
+
+CausticPhotons trace_caustic_photons_cuda(const RefractingSurface&, const Sun&, float, const PhotonParams&) {
+  throw DeviceError(kNotBuilt);
+}
 
 CausticPhotons trace_caustic_photons_cuda(const RefractingSurface&, const DeviceSurface&, const Sun&, float,
                                           const PhotonParams&, void*) {
-  throw DeviceError("caustic photons: CUDA backend not built (MENISCUS_CUDA=OFF or no nvcc)");
+  throw DeviceError(kNotBuilt);
 }
 
 }  // namespace meniscus::sim::photon

@@ -114,7 +114,7 @@ TEST_CASE("caustics pool: through still water in its glass tank the floor gets t
   CHECK(glm::length(pruned.image.rgb[4 * 9 + 4] - seen) < 0.02f * glm::length(seen));
 }
 
-TEST_CASE("caustics pool stage: bad settings name their field; the CUDA backend needs a context to share its image",
+TEST_CASE("caustics pool stage: bad settings name their field, and the CUDA backend needs a context to share its image",
           "[raytrace]") {
   PoolParams p = small_pool();
   p.grid = 1;

@@ -19,7 +19,6 @@
 #include "sim/photon/caustic_image.h"
 #include "sim/photon/caustic_photons.h"
 #include "sim/photon/caustic_photons_cuda.h"
-#include "sim/photon/device_surface.h"
 #include "sim/raytrace/caustics_pool.h"
 #include "sim/raytrace/refraction_frame.h"
 #include "sim/raytrace/refraction_stages.h"
@@ -98,11 +97,7 @@ void compare_traces(const photon::OpticalMesh& scene, const std::vector<glm::vec
     sun.emit_y = 2.0f;
     const photon::RefractingSurface refracting{mesh.vertices, mesh.indices, &tree, &scene.optics, normals};
     const photon::CausticPhotons photons = photon::trace_caustic_photons(refracting, sun, floor_y, {.photons = 40000});
-    photon::DeviceSurface device;
-    device.upload(tree, mesh.indices, normals, scene.optics, nullptr);
-    compare_photons(photons,
-                    photon::trace_caustic_photons_cuda(refracting, device, sun, floor_y, {.photons = 40000}, nullptr),
-                    what);
+    compare_photons(photons, photon::trace_caustic_photons_cuda(refracting, sun, floor_y, {.photons = 40000}), what);
     caustics = photon::estimate_caustics(photons, {{-1.0f, -1.0f}, {1.0f, 1.0f}, floor_y, 64, 64}, 32);
     traced.caustics = &caustics;
     traced.to_sun = -sun.direction;

@@ -77,8 +77,13 @@ LargeSplit split_large(const LargeNode& node, const Box& box, const std::vector<
   for (size_t i = 0; i < node.triangles.size(); ++i) {
     const uint32_t t = node.triangles[i];
     const Box& b = node.clipped[i];
+    // A triangle lying flat in the plane goes left, except at an empty-space cut below it: there
+    // it belongs to the non-empty side, and sending it into the empty child would hand that child
+    // the whole node again, level after level down to max_depth.
     const bool planar_on_split = b.lo[a] == out.split && b.hi[a] == out.split;
-    const bool to_left = b.lo[a] < out.split || planar_on_split, to_right = b.hi[a] > out.split;
+    const bool planar_left = empty_axis < 0 || empty_upper;
+    const bool to_left = b.lo[a] < out.split || (planar_on_split && planar_left);
+    const bool to_right = b.hi[a] > out.split || (planar_on_split && !planar_left);
     Box clipped;
     if (to_left && (!to_right || clipped_bounds(corners[t].a, corners[t].b, corners[t].c, out.left_box, clipped))) {
       out.left.triangles.push_back(t);

@@ -26,9 +26,9 @@ class WhittedCuda {
 
   // Queues on `stream` (a cudaStream_t; null: the legacy stream) the trace of `scene` into
   // `out`: params.width x params.height RGBA pixels in device memory, alpha 1, row 0 at the top.
-  // `surface` is the scene's surface on the device, uploaded on the same stream (scene.surface
-  // is not read; the rest of the scene is copied over). InputError as trace_image;
-  // DeviceMemoryError when the device is full.
+  // `surface` is the scene's surface on the device, uploaded on the same stream: the scene's
+  // surface, triangles, normals and optics are checked but not read; its caustic is copied over.
+  // InputError as trace_image; DeviceMemoryError when the device is full.
   void trace(const photon::DeviceSurface& surface, const TraceScene& scene, const TraceCamera& camera,
              const TraceParams& params, glm::vec4* out, void* stream);
 

@@ -109,31 +109,52 @@ class SmallRoot {
       : triangles_(root.triangles), params_(params), n_(uint32_t(root.triangles.size())) {
     // Candidate (axis, triangle i, face k) sits at (axis * n + i) * 2 + k. Its left set is the
     // triangles starting below it (plus those lying flat in its plane), its right set those
-    // ending above it: prefix masks over the triangles sorted by their box's low and high ends.
+    // ending above it: prefix masks over the triangles sorted by their box's low and high ends,
+    // taken where a sweep of the candidates in ascending order stands in each sorted list.
     candidates_.resize(size_t(6) * n_);
     std::vector<uint32_t> by_lo(n_), by_hi(n_);
+    std::vector<float> lo(n_), hi(n_);
     std::vector<uint64_t> below(n_ + 1), above(n_ + 1);
     for (uint32_t axis = 0; axis < 3; ++axis) {
-      const auto lo = [&](uint32_t i) { return root.clipped[i].lo[axis]; };
-      const auto hi = [&](uint32_t i) { return root.clipped[i].hi[axis]; };
+      for (uint32_t i = 0; i < n_; ++i) lo[i] = root.clipped[i].lo[axis], hi[i] = root.clipped[i].hi[axis];
       std::iota(by_lo.begin(), by_lo.end(), 0u);
       std::iota(by_hi.begin(), by_hi.end(), 0u);
-      std::sort(by_lo.begin(), by_lo.end(), [&](uint32_t a, uint32_t b) { return lo(a) < lo(b); });
-      std::sort(by_hi.begin(), by_hi.end(), [&](uint32_t a, uint32_t b) { return hi(a) > hi(b); });
+      std::sort(by_lo.begin(), by_lo.end(), [&](uint32_t a, uint32_t b) { return lo[a] < lo[b]; });
+      std::sort(by_hi.begin(), by_hi.end(), [&](uint32_t a, uint32_t b) { return hi[a] > hi[b]; });
       for (uint32_t k = 0; k < n_; ++k) {
         below[k + 1] = below[k] | uint64_t(1) << by_lo[k];  // the k + 1 lowest starts
         above[k + 1] = above[k] | uint64_t(1) << by_hi[k];  // the k + 1 highest ends
       }
-      for (uint32_t i = 0; i < n_; ++i)
-        for (uint32_t face = 0; face < 2; ++face) {
-          const float position = face == 0 ? lo(i) : hi(i);
-          const auto starts = std::partition_point(by_lo.begin(), by_lo.end(), [&](uint32_t t) { return lo(t) < position; });
-          const auto ends = std::partition_point(by_hi.begin(), by_hi.end(), [&](uint32_t t) { return hi(t) > position; });
-          uint64_t left = below[starts - by_lo.begin()];
-          for (auto t = starts; t != by_lo.end() && lo(*t) == position; ++t)
-            if (hi(*t) == position) left |= uint64_t(1) << *t;  // flat in the plane: the left side's
-          candidates_[(size_t(axis) * n_ + i) * 2 + face] = {axis, position, left, above[ends - by_hi.begin()]};
-        }
+      // The triangles lying flat in the plane at `position`, from the first starting there.
+      const auto flat_at = [&](uint32_t first_start, float position) {
+        uint64_t flat = 0;
+        for (uint32_t k = first_start; k < n_ && lo[by_lo[k]] == position; ++k)
+          if (hi[by_lo[k]] == position) flat |= uint64_t(1) << by_lo[k];
+        return flat;
+      };
+      const auto add = [&](uint32_t i, uint32_t face, float position, uint32_t starts, uint32_t ends) {
+        candidates_[(size_t(axis) * n_ + i) * 2 + face] = {axis, position, below[starts] | flat_at(starts, position),
+                                                           above[ends]};
+      };
+      // The low faces in ascending order: `starts` (lo < p) is where p's run of equal lows
+      // begins; `ends` (hi > p) shrinks from the back of by_hi, which descends.
+      uint32_t run = 0, ends = n_;
+      for (uint32_t k = 0; k < n_; ++k) {
+        const float position = lo[by_lo[k]];
+        if (k > 0 && position != lo[by_lo[k - 1]]) run = k;
+        while (ends > 0 && hi[by_hi[ends - 1]] <= position) --ends;
+        add(by_lo[k], 0, position, run, ends);
+      }
+      // The high faces in ascending order (by_hi backwards): `ends` is where p's run of equal
+      // highs begins in by_hi; `starts` grows along by_lo.
+      uint32_t starts = 0;
+      for (uint32_t k = n_; k-- > 0;) {
+        const float position = hi[by_hi[k]];
+        uint32_t first = k;
+        while (first > 0 && hi[by_hi[first - 1]] == position) --first;
+        while (starts < n_ && lo[by_lo[starts]] < position) ++starts;
+        add(by_hi[k], 1, position, starts, first);
+      }
     }
     const uint64_t all = n_ == 64 ? ~uint64_t(0) : (uint64_t(1) << n_) - 1;
     build(box, all, root.depth);

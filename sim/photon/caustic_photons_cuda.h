@@ -9,13 +9,14 @@ namespace meniscus::sim::photon {
 
 class DeviceSurface;
 
-// Traces on `stream` (a cudaStream_t; null: the legacy stream) and waits for the paths.
+// Traces on `stream` (a cudaStream_t; null: the legacy stream) into `paths`, device memory for
+// params.photons paths that the caller keeps from frame to frame, and waits for them.
 // `surface` is the host's description (checked, and the sun's power), `device` its copy on the
 // device. InputError as trace_caustic_photons; DeviceError when built without CUDA.
 CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, const DeviceSurface& device, const Sun& sun,
-                                          float floor_y, const PhotonParams& params, void* stream);
+                                          float floor_y, const PhotonParams& params, PhotonPath* paths, void* stream);
 
-// The same, with the surface copied over first (tests, the benchmark).
+// The same, with the surface copied over and the paths allocated first (tests, the benchmark).
 CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, const Sun& sun, float floor_y,
                                           const PhotonParams& params);
 

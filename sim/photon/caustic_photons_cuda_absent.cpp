@@ -11,7 +11,7 @@ CausticPhotons trace_caustic_photons_cuda(const RefractingSurface&, const Sun&, 
 }
 
 CausticPhotons trace_caustic_photons_cuda(const RefractingSurface&, const DeviceSurface&, const Sun&, float,
-                                          const PhotonParams&, void*) {
+                                          const PhotonParams&, PhotonPath*, void*) {
   throw DeviceError(kNotBuilt);
 }
 

@@ -35,11 +35,9 @@ struct RefractionView {
   void validate() const;
 };
 
-// A frame's primary rays, bounded so that a scene cannot ask for hours of tracing per frame
-// (each may split into 2^(bounces + 1) more): 4096 x 4096 at one ray per pixel.
-inline uint64_t primary_rays(const TraceParams& t) {
-  return uint64_t(t.width) * t.height * t.supersample * t.supersample;
-}
+// A frame's primary rays (primary_rays, whitted_tracer.h), bounded so that a scene cannot ask
+// for hours of tracing per frame (each may split into 2^(bounces + 1) more): 4096 x 4096 at one
+// ray per pixel.
 inline constexpr uint64_t kMaxPrimaryRays = uint64_t(4096) * 4096;
 
 struct RefractionFrameStats {

@@ -153,7 +153,6 @@ class RefractionStage final : public TracedImageStage {
     frame_ =
         render_refraction(mesh, source_->view(), source_->smooth() ? vertex_normals(mesh) : std::vector<glm::vec3>{},
                           scene.optics, tracer_.get());
-    frame_.image.rgb.clear();  // the tracer keeps what write() publishes
     rendered_with_ = control_values();
   }
 

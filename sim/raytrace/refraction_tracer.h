@@ -17,8 +17,8 @@ class Context;
 
 namespace meniscus::sim::raytrace {
 
-// Steps 2 and 3 of render_refraction (FrameBackend) for this backend; the image trace() keeps
-// is the one write() publishes.
+// Steps 2 and 3 of render_refraction (FrameBackend) for this backend. trace() keeps the pixels
+// for write() to publish and returns the stats alone.
 class RefractionTracer : public FrameBackend {
  public:
   virtual SimBackend backend() const = 0;

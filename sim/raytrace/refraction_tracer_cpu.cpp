@@ -1,5 +1,6 @@
 // The CPU backend of the refraction stages (refraction_tracer.h).
 #include <algorithm>
+#include <utility>
 
 #include "engine/interop/shared_buffer.h"
 #include "sim/raytrace/refraction_tracer.h"
@@ -13,7 +14,8 @@ class RefractionTracerCpu final : public RefractionTracer {
 
   TraceImage trace(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) override {
     TraceImage image = trace_image(scene, camera, params);
-    rgb_ = image.rgb;
+    rgb_ = std::move(image.rgb);  // what write() publishes; the stats go back
+    image.rgb.clear();
     return image;
   }
 

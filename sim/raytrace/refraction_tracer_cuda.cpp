@@ -3,6 +3,7 @@
 // photon tree); the view traced by WhittedCuda into the stage's device image, then copied on the
 // device into whichever CUDA-shared buffer the frame publishes to, and "written" signalled on
 // the timeline the frame's submission waits for. The image never comes back to the host.
+#include <algorithm>
 #include <string>
 
 #include "engine/core/context.h"
@@ -50,7 +51,8 @@ class RefractionTracerCuda final : public RefractionTracer {
 
   photon::CausticPhotons photons(const photon::RefractingSurface& surface, const photon::Sun& sun, float floor_y,
                                  const photon::PhotonParams& params) override {
-    return photon::trace_caustic_photons_cuda(surface, surface_, sun, floor_y, params, stream_);
+    paths_.reserve(std::max<size_t>(params.photons, 1), "refraction (cuda): the photon paths");
+    return photon::trace_caustic_photons_cuda(surface, surface_, sun, floor_y, params, paths_.get(), stream_);
   }
 
   TraceImage trace(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) override {
@@ -97,6 +99,7 @@ class RefractionTracerCuda final : public RefractionTracer {
   TimelineSemaphore timeline_;
   OwnedStream stream_;
   photon::DeviceSurface surface_;
+  DeviceArray<photon::PhotonPath> paths_;
   WhittedCuda tracer_;
   DeviceArray<TracedPixel> image_;
   size_t pixels_ = 0;

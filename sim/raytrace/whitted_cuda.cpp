@@ -50,7 +50,7 @@ void WhittedCuda::trace(const photon::DeviceSurface& surface, const TraceScene& 
   }
   MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(d.counts.get(), 0, sizeof(DeviceRayCounts), s));
   launch_whitted(surface.tree(), path, setup.rays, out, d.counts.get(), s);
-  d.primary = uint64_t(params.width) * params.height * params.supersample * params.supersample;
+  d.primary = primary_rays(params);
 }
 
 TraceStats WhittedCuda::last_stats() const {
@@ -68,8 +68,8 @@ TraceStats WhittedCuda::last_stats() const {
 
 TraceImage trace_image_cuda(const kdtree::TriangleKdTree& tree, const TraceScene& scene, const TraceCamera& camera,
                             const TraceParams& params) {
-  WhittedCuda tracer;
   prepare_trace(scene, camera, params);  // bad input before any allocation
+  WhittedCuda tracer;
   const auto start = std::chrono::steady_clock::now();
   photon::DeviceSurface surface;
   surface.upload(tree, scene.indices, scene.normals, *scene.optics, nullptr);

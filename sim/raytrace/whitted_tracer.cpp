@@ -96,7 +96,7 @@ TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const
     secondary += row.counts.secondary;
     shadow += row.counts.shadow;
   });
-  image.stats.primary = uint64_t(params.width) * params.height * params.supersample * params.supersample;
+  image.stats.primary = primary_rays(params);
   image.stats.secondary = secondary;
   image.stats.shadow = shadow;
   image.stats.hits = hits;

@@ -59,6 +59,11 @@ struct TraceParams {
   float min_weight = 0.0f;
 };
 
+// The primary rays an image of `t` traces.
+inline uint64_t primary_rays(const TraceParams& t) {
+  return uint64_t(t.width) * t.height * t.supersample * t.supersample;
+}
+
 struct TraceStats {
   uint64_t primary = 0, secondary = 0, shadow = 0;
   uint64_t hits = 0;  // primary rays that hit the surface

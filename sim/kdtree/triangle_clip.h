@@ -1,24 +1,24 @@
 #pragma once
 // The bounding box of a triangle clipped to a box (Sutherland–Hodgman against the six planes):
 // what the large-node stage of the triangle kd-tree keeps per triangle and node, so that a
-// triangle crossing a split bounds each child only by the part inside it.
-#include <algorithm>
-#include <array>
-
+// triangle crossing a split bounds each child only by the part inside it. Host-device: the CPU
+// and the CUDA builds clip with these very lines.
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
+
+#include "sim/common/host_device.h"
 
 namespace meniscus::sim::kdtree {
 
 struct Box {
   glm::vec3 lo{0.0f}, hi{0.0f};
-  float extent(int axis) const { return hi[axis] - lo[axis]; }
+  MENISCUS_HD float extent(int axis) const { return hi[axis] - lo[axis]; }
   // Half the surface area: the SAH only ever uses ratios of areas.
-  float half_area() const {
+  MENISCUS_HD float half_area() const {
     const glm::vec3 d = glm::max(hi - lo, glm::vec3(0.0f));
     return d.x * d.y + d.y * d.z + d.z * d.x;
   }
-  void grow(const Box& b) {
+  MENISCUS_HD void grow(const Box& b) {
     lo = glm::min(lo, b.lo);
     hi = glm::max(hi, b.hi);
   }
@@ -26,20 +26,21 @@ struct Box {
 
 // False when nothing of the triangle lies in `box` (then `out` is unchanged). A triangle
 // touching the box only along a face, edge or corner still counts: it can be hit there.
-inline bool clipped_bounds(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, const Box& box, Box& out) {
+MENISCUS_HD inline bool clipped_bounds(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, const Box& box,
+                                       Box& out) {
   constexpr int kMax = 9;  // a triangle clipped by six planes has at most nine corners
-  std::array<glm::vec3, kMax> polygon{a, b, c}, next{};
+  glm::vec3 polygon[kMax] = {a, b, c}, next[kMax];
   int count = 3;
   for (int plane = 0; plane < 6 && count > 0; ++plane) {
     const int axis = plane / 2;
     const bool upper = plane % 2 == 1;
     const float bound = upper ? box.hi[axis] : box.lo[axis];
-    const auto inside = [&](const glm::vec3& p) { return upper ? p[axis] <= bound : p[axis] >= bound; };
     int kept = 0;
     for (int i = 0; i < count; ++i) {
       const glm::vec3& p = polygon[i];
       const glm::vec3& q = polygon[(i + 1) % count];
-      const bool p_in = inside(p), q_in = inside(q);
+      const bool p_in = upper ? p[axis] <= bound : p[axis] >= bound;
+      const bool q_in = upper ? q[axis] <= bound : q[axis] >= bound;
       if (p_in && kept < kMax) next[kept++] = p;
       if (p_in != q_in && kept < kMax) {
         const float s = (bound - p[axis]) / (q[axis] - p[axis]);
@@ -48,7 +49,7 @@ inline bool clipped_bounds(const glm::vec3& a, const glm::vec3& b, const glm::ve
         next[kept++] = crossing;
       }
     }
-    polygon = next;
+    for (int i = 0; i < kept; ++i) polygon[i] = next[i];
     count = kept;
   }
   if (count == 0) return false;

@@ -16,16 +16,10 @@
 #include <span>
 #include <vector>
 
+#include "sim/kdtree/triangle_build_rules.h"
 #include "sim/kdtree/triangle_kd_node.h"
 
 namespace meniscus::sim::kdtree {
-
-struct TriangleKdParams {
-  uint32_t large_node_triangles = 64;  // T: larger nodes split by median / empty space
-  float empty_space_ratio = 0.25f;     // C_e: empty space cut off beyond this share of an axis
-  float traversal_cost = 1.0f;         // C_ts, in units of one ray-triangle test
-  uint32_t max_depth = 64;             // a node this deep is a leaf whatever it holds
-};
 
 struct TriangleKdStats {
   uint32_t triangles = 0;  // the usable ones

@@ -12,14 +12,6 @@
 namespace meniscus::sim::kdtree {
 namespace {
 
-bool usable(const TriangleCorners& t) {
-  for (const glm::vec3& p : {t.a, t.b, t.c})
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return false;
-  const glm::vec3 e1 = t.b - t.a, e2 = t.c - t.a;
-  const glm::vec3 n{e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z, e1.x * e2.y - e1.y * e2.x};
-  return n.x != 0.0f || n.y != 0.0f || n.z != 0.0f;
-}
-
 // Preorder output (§3.3) with the tree's statistics and SAH cost.
 class PreorderWriter {
  public:
@@ -76,11 +68,11 @@ TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<co
   input.corners.resize(count);
   for (size_t t = 0; t < count; ++t) {
     const TriangleCorners& c = input.corners[t] = {vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]]};
-    if (!usable(c)) {
+    if (!usable_triangle(c)) {
       ++input.skipped;
       continue;
     }
-    const Box b{glm::min(glm::min(c.a, c.b), c.c), glm::max(glm::max(c.a, c.b), c.c)};
+    const Box b = triangle_box(c);
     if (input.usable.empty()) input.bounds = b;
     input.bounds.grow(b);
     input.usable.push_back(uint32_t(t));

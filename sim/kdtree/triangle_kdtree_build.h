@@ -21,10 +21,6 @@ struct TriangleBuildNode {
   std::vector<uint32_t> triangles;  // a leaf's, in id order
 };
 
-struct TriangleCorners {
-  glm::vec3 a, b, c;
-};
-
 // The input's triangles: every triangle's corners, and the usable ones (finite, non-zero area)
 // in id order with their boxes.
 struct TriangleInput {

@@ -1,0 +1,171 @@
+#pragma once
+// The small-node stage of the triangle kd-tree (Zhou et al. 2008, Algorithm 4 with the SAH) for
+// one small root of at most 64 triangles, as plain host-device C++17: the CPU build runs it per
+// small root on TBB, the CUDA build a thread per small root, so both split alike.
+//
+// Triangle sets are 64-bit masks of the root's triangles. Split candidates are the faces of
+// their boxes at the root (no clipping below the root, as the paper argues); each candidate's
+// left and right sets are precomputed once, so a node's SAH is two popcounts per candidate. A
+// node becomes a leaf when no split is cheaper than testing its triangles. The subtree comes
+// out in preorder (a node, its left subtree, its right subtree) through a sink:
+//   uint32_t interior(uint32_t axis, float split)  -> the node's number (its left child follows)
+//   uint32_t leaf(uint64_t set)                    -> the node's number
+//   void right_child(uint32_t parent, uint32_t child)
+#include <cstdint>
+
+#include "sim/common/host_device.h"
+#include "sim/kdtree/triangle_build_rules.h"
+
+namespace meniscus::sim::kdtree {
+
+inline constexpr uint32_t kSmallTrianglesMax = 64;
+
+MENISCUS_HD inline int popcount64(uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(v);
+#else
+  return __builtin_popcountll(v);
+#endif
+}
+
+MENISCUS_HD inline int lowest_bit64(uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(v)) - 1;
+#else
+  return __builtin_ctzll(v);
+#endif
+}
+
+struct SmallCandidate {
+  uint32_t axis;
+  float position;
+  uint64_t left, right;  // the triangles on either side of it, as masks of the root's
+};
+
+class SmallTriangleRoot {
+ public:
+  // The root's n <= 64 triangles' boxes clipped to the root (`lo[axis][i]`, `hi[axis][i]`).
+  uint32_t n = 0;
+  float lo[3][kSmallTrianglesMax], hi[3][kSmallTrianglesMax];
+
+  // Candidate (axis, triangle i, face k) sits at (axis * n + i) * 2 + k. Its left set is the
+  // triangles starting below it (plus those lying flat in its plane), its right set those
+  // ending above it: prefix masks over the triangles sorted by their box's low and high ends,
+  // taken where a sweep of the candidates in ascending order stands in each sorted list. The
+  // masks do not depend on how the sorts order equal ends.
+  MENISCUS_HD void prepare() {
+    uint8_t by_lo[kSmallTrianglesMax], by_hi[kSmallTrianglesMax];
+    uint64_t below[kSmallTrianglesMax + 1], above[kSmallTrianglesMax + 1];
+    below[0] = above[0] = 0;
+    for (uint32_t axis = 0; axis < 3; ++axis) {
+      const float* l = lo[axis];
+      const float* h = hi[axis];
+      sort_indices(by_lo, l, true);
+      sort_indices(by_hi, h, false);
+      for (uint32_t k = 0; k < n; ++k) {
+        below[k + 1] = below[k] | uint64_t(1) << by_lo[k];  // the k + 1 lowest starts
+        above[k + 1] = above[k] | uint64_t(1) << by_hi[k];  // the k + 1 highest ends
+      }
+      // The low faces in ascending order: `run` (lo < p) is where p's run of equal lows begins;
+      // `ends` (hi > p) shrinks from the back of by_hi, which descends.
+      uint32_t run = 0, ends = n;
+      for (uint32_t k = 0; k < n; ++k) {
+        const float position = l[by_lo[k]];
+        if (k > 0 && position != l[by_lo[k - 1]]) run = k;
+        while (ends > 0 && h[by_hi[ends - 1]] <= position) --ends;
+        add(axis, by_lo[k], 0, position, below[run] | flat_at(by_lo, axis, run, position), above[ends]);
+      }
+      // The high faces in ascending order (by_hi backwards): `first` is where p's run of equal
+      // highs begins in by_hi; `starts` grows along by_lo.
+      uint32_t starts = 0;
+      for (uint32_t k = n; k-- > 0;) {
+        const float position = h[by_hi[k]];
+        uint32_t first = k;
+        while (first > 0 && h[by_hi[first - 1]] == position) --first;
+        while (starts < n && l[by_lo[starts]] < position) ++starts;
+        add(axis, by_hi[k], 1, position, below[starts] | flat_at(by_lo, axis, starts, position), above[first]);
+      }
+    }
+  }
+
+  // The subtree of the root (its box `box`, `depth` deep in the whole tree) into `sink`.
+  template <class Sink>
+  MENISCUS_HD void split(const Box& box, uint32_t depth, const TriangleKdParams& params, Sink& sink) const {
+    struct Pending {
+      Box box;
+      uint64_t set;
+      uint32_t depth;
+      uint32_t parent;  // the node whose right child this is, or kNoParent
+    };
+    constexpr uint32_t kNoParent = UINT32_MAX;
+    // Depth-first, left child next: at most one pending right child per level below the root.
+    Pending stack[kMaxPending];
+    int top = 0;
+    stack[top++] = {box, n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1, depth, kNoParent};
+    while (top > 0) {
+      const Pending p = stack[--top];
+      const SmallCandidate* best = p.depth < params.max_depth ? best_split(p.box, p.set, params) : nullptr;
+      const uint32_t id = best ? sink.interior(best->axis, best->position) : sink.leaf(p.set);
+      if (p.parent != kNoParent) sink.right_child(p.parent, id);
+      if (!best) continue;
+      Box l = p.box, r = p.box;
+      l.hi[best->axis] = best->position;
+      r.lo[best->axis] = best->position;
+      stack[top++] = {r, p.set & best->right, p.depth + 1, id};
+      stack[top++] = {l, p.set & best->left, p.depth + 1, kNoParent};
+    }
+  }
+
+ private:
+  // A node at depth max_depth (64) is a leaf, and the small root lies at depth >= 0.
+  static constexpr int kMaxPending = 66;
+
+  MENISCUS_HD void sort_indices(uint8_t* order, const float* key, bool ascending) const {
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t j = i;
+      for (; j > 0 && (ascending ? key[order[j - 1]] > key[i] : key[order[j - 1]] < key[i]); --j) order[j] = order[j - 1];
+      order[j] = uint8_t(i);
+    }
+  }
+
+  // The triangles lying flat in the plane at `position` on `axis`, from the first starting there.
+  MENISCUS_HD uint64_t flat_at(const uint8_t* by_lo, uint32_t axis, uint32_t first_start, float position) const {
+    uint64_t flat = 0;
+    for (uint32_t k = first_start; k < n && lo[axis][by_lo[k]] == position; ++k)
+      if (hi[axis][by_lo[k]] == position) flat |= uint64_t(1) << by_lo[k];
+    return flat;
+  }
+
+  MENISCUS_HD void add(uint32_t axis, uint32_t i, uint32_t face, float position, uint64_t left, uint64_t right) {
+    candidates_[(axis * n + i) * 2 + face] = {axis, position, left, right};
+  }
+
+  // The cheapest split of the node (`box`, `set`) by the SAH, in the order axis, triangle,
+  // face, the first of equal costs; none when no split beats testing the node's triangles.
+  MENISCUS_HD const SmallCandidate* best_split(const Box& box, uint64_t set, const TriangleKdParams& params) const {
+    const float area = box.half_area();
+    if (set == 0 || !(area > 0.0f)) return nullptr;
+    const SmallCandidate* best = nullptr;
+    float best_cost = float(popcount64(set));  // SAH_0: the node as a leaf
+    for (uint32_t axis = 0; axis < 3; ++axis) {
+      for (uint64_t bits = set; bits; bits &= bits - 1) {
+        const SmallCandidate* c = &candidates_[(axis * n + uint32_t(lowest_bit64(bits))) * 2];
+        for (const SmallCandidate* end = c + 2; c != end; ++c) {
+          if (!(c->position > box.lo[axis] && c->position < box.hi[axis])) continue;
+          Box l = box, r = box;
+          l.hi[axis] = c->position;
+          r.lo[axis] = c->position;
+          const float cost = (float(popcount64(set & c->left)) * l.half_area() +
+                              float(popcount64(set & c->right)) * r.half_area()) / area +
+                             params.traversal_cost;
+          if (cost < best_cost) best_cost = cost, best = c;
+        }
+      }
+    }
+    return best;
+  }
+
+  SmallCandidate candidates_[6 * kSmallTrianglesMax];
+};
+
+}  // namespace meniscus::sim::kdtree

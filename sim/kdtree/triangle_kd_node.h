@@ -20,12 +20,14 @@ class TriangleKdNode {
   // Indices are 30 bits: the build refuses a tree with more nodes or leaf entries.
   static constexpr uint32_t kMaxIndex = (1u << 30) - 1;
 
-  static TriangleKdNode interior(uint32_t axis, float split, uint32_t right) {
+  MENISCUS_HD TriangleKdNode() : TriangleKdNode(kTriangleLeaf, 0) {}  // an empty leaf
+
+  MENISCUS_HD static TriangleKdNode interior(uint32_t axis, float split, uint32_t right) {
     uint32_t bits;
     std::memcpy(&bits, &split, sizeof bits);
     return {axis | right << 2, bits};
   }
-  static TriangleKdNode leaf(uint32_t first, uint32_t count) { return {kTriangleLeaf | first << 2, count}; }
+  MENISCUS_HD static TriangleKdNode leaf(uint32_t first, uint32_t count) { return {kTriangleLeaf | first << 2, count}; }
 
   MENISCUS_HD uint32_t axis() const { return bits_ & 3u; }  // 0, 1, 2; kTriangleLeaf for a leaf
   MENISCUS_HD bool is_leaf() const { return axis() == kTriangleLeaf; }
@@ -39,7 +41,7 @@ class TriangleKdNode {
   bool operator==(const TriangleKdNode& other) const { return bits_ == other.bits_ && payload_ == other.payload_; }
 
  private:
-  TriangleKdNode(uint32_t bits, uint32_t payload) : bits_(bits), payload_(payload) {}
+  MENISCUS_HD TriangleKdNode(uint32_t bits, uint32_t payload) : bits_(bits), payload_(payload) {}
   uint32_t bits_;     // axis | index << 2
   uint32_t payload_;  // the split's bits, or the leaf's count
 };

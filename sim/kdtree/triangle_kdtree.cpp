@@ -110,22 +110,11 @@ std::vector<TriangleBuildNode> split_small_root(const LargeNode& root, const Box
   return std::move(sink.nodes);
 }
 
-void validate(const TriangleKdParams& params) {
-  if (params.large_node_triangles < 1 || params.large_node_triangles > 64)
-    throw InputError("triangle kd-tree: large_node_triangles must be in [1, 64] (small roots are 64-bit masks)");
-  if (!(params.empty_space_ratio > 0.0f && params.empty_space_ratio < 1.0f))
-    throw InputError("triangle kd-tree: empty_space_ratio must be in (0, 1)");
-  if (!(params.traversal_cost >= 0.0f && std::isfinite(params.traversal_cost)))
-    throw InputError("triangle kd-tree: traversal_cost must be finite and >= 0");
-  if (params.max_depth < 1 || params.max_depth > 64)
-    throw InputError("triangle kd-tree: max_depth must be in [1, 64] (the traversals' stacks hold 64 levels)");
-}
-
 }  // namespace
 
 TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
                                      const TriangleKdParams& params) {
-  validate(params);
+  validate_triangle_kd_params(params);
   const Clock::time_point start = Clock::now();
   TriangleInput input = gather_triangles(vertices, indices);
   TriangleKdTree tree;

@@ -12,57 +12,67 @@
 namespace meniscus::sim::kdtree {
 namespace {
 
-// Preorder output (§3.3) with the tree's statistics and SAH cost.
+// Preorder output (§3.3): a node, its left subtree, its right subtree.
 class PreorderWriter {
  public:
-  PreorderWriter(const std::vector<TriangleBuildNode>& build, TriangleKdTree& tree, float root_area, float traversal_cost)
-      : build_(build), tree_(tree), root_area_(root_area), traversal_cost_(traversal_cost) {}
+  PreorderWriter(const std::vector<TriangleBuildNode>& build, TriangleKdTree& tree) : build_(build), tree_(tree) {}
 
-  void write(uint32_t id, uint32_t depth) {
+  void write(uint32_t id) {
     const TriangleBuildNode& b = build_[id];
     const uint32_t at = uint32_t(tree_.nodes.size());
     tree_.nodes.push_back(TriangleKdNode::leaf(0, 0));  // filled below, once its index is known
-    TriangleKdStats& s = tree_.stats;
-    s.max_depth = std::max(s.max_depth, depth);
-    const double share = root_area_ > 0.0f ? double(b.box.half_area()) / double(root_area_) : 1.0;
     if (b.axis == kTriangleLeaf) {
       tree_.nodes[at] = TriangleKdNode::leaf(index(tree_.leaf_triangles.size()), uint32_t(b.triangles.size()));
       tree_.leaf_triangles.insert(tree_.leaf_triangles.end(), b.triangles.begin(), b.triangles.end());
-      ++s.leaves;
-      if (b.triangles.empty()) ++s.empty_leaves;
-      s.references += b.triangles.size();
-      s.sah_cost += share * double(b.triangles.size());
       return;
     }
-    s.sah_cost += share * double(traversal_cost_);
-    write(b.left, depth + 1);
+    write(b.left);
     tree_.nodes[at] = TriangleKdNode::interior(b.axis, b.split, index(tree_.nodes.size()));
-    write(b.right, depth + 1);
+    write(b.right);
   }
 
  private:
   static uint32_t index(size_t i) {
-    if (i > TriangleKdNode::kMaxIndex)
-      throw InputError("triangle kd-tree: more than 2^30 nodes or leaf entries (split the mesh)");
+    if (i > TriangleKdNode::kMaxIndex) throw_tree_too_large();
     return uint32_t(i);
   }
 
   const std::vector<TriangleBuildNode>& build_;
   TriangleKdTree& tree_;
-  float root_area_;
-  float traversal_cost_;
 };
 
 }  // namespace
 
+void validate_triangle_kd_params(const TriangleKdParams& params) {
+  if (params.large_node_triangles < 1 || params.large_node_triangles > 64)
+    throw InputError("triangle kd-tree: large_node_triangles must be in [1, 64] (small roots are 64-bit masks)");
+  if (!(params.empty_space_ratio > 0.0f && params.empty_space_ratio < 1.0f))
+    throw InputError("triangle kd-tree: empty_space_ratio must be in (0, 1)");
+  if (!(params.traversal_cost >= 0.0f && std::isfinite(params.traversal_cost)))
+    throw InputError("triangle kd-tree: traversal_cost must be finite and >= 0");
+  if (params.max_depth < 1 || params.max_depth > 64)
+    throw InputError("triangle kd-tree: max_depth must be in [1, 64] (the traversals' stacks hold 64 levels)");
+}
+
+void throw_tree_too_large() {
+  throw InputError("triangle kd-tree: more than 2^30 nodes or leaf entries (split the mesh)");
+}
+
+void validate_index_count(size_t count) {
+  if (count % 3 != 0)
+    throw InputError("triangle kd-tree: " + std::to_string(count) + " indices is not three per triangle");
+  if (count / 3 >= UINT32_MAX) throw InputError("triangle kd-tree: 2^32 triangles or more");
+}
+
+void throw_index_out_of_range(size_t position, uint32_t vertex, size_t vertex_count) {
+  throw InputError("triangle kd-tree: triangle " + std::to_string(position / 3) + " names vertex " +
+                   std::to_string(vertex) + " of " + std::to_string(vertex_count));
+}
+
 TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices) {
-  if (indices.size() % 3 != 0)
-    throw InputError("triangle kd-tree: " + std::to_string(indices.size()) + " indices is not three per triangle");
-  if (indices.size() / 3 >= UINT32_MAX) throw InputError("triangle kd-tree: 2^32 triangles or more");
+  validate_index_count(indices.size());
   for (size_t i = 0; i < indices.size(); ++i)
-    if (indices[i] >= vertices.size())
-      throw InputError("triangle kd-tree: triangle " + std::to_string(i / 3) + " names vertex " +
-                       std::to_string(indices[i]) + " of " + std::to_string(vertices.size()));
+    if (indices[i] >= vertices.size()) throw_index_out_of_range(i, indices[i], vertices.size());
   TriangleInput input;
   const size_t count = indices.size() / 3;
   input.corners.resize(count);
@@ -81,11 +91,47 @@ TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<co
   return input;
 }
 
+void add_preorder_stats(TriangleKdTree& tree, float traversal_cost) {
+  TriangleKdStats& s = tree.stats;
+  if (tree.nodes.empty()) return;
+  const Box root{tree.lo, tree.hi};
+  const float root_area = root.half_area();
+  struct Pending {
+    uint32_t node;
+    Box box;
+    uint32_t depth;
+  };
+  // Depth first, left child next: the nodes in their preorder, the sum in the order a
+  // recursive walk would add it.
+  std::vector<Pending> stack{{0, root, 0}};
+  while (!stack.empty()) {
+    const Pending p = stack.back();
+    stack.pop_back();
+    const TriangleKdNode& n = tree.nodes[p.node];
+    s.max_depth = std::max(s.max_depth, p.depth);
+    const double share = root_area > 0.0f ? double(p.box.half_area()) / double(root_area) : 1.0;
+    if (n.is_leaf()) {
+      ++s.leaves;
+      if (n.count() == 0) ++s.empty_leaves;
+      s.references += n.count();
+      s.sah_cost += share * double(n.count());
+      continue;
+    }
+    s.sah_cost += share * double(traversal_cost);
+    Box l = p.box, r = p.box;
+    l.hi[n.axis()] = n.split();
+    r.lo[n.axis()] = n.split();
+    stack.push_back({n.right_or_first(), r, p.depth + 1});
+    stack.push_back({p.node + 1, l, p.depth + 1});
+  }
+}
+
 void write_tree(const std::vector<TriangleBuildNode>& build, const TriangleInput& input, float traversal_cost,
                 TriangleKdTree& tree) {
   tree.lo = input.bounds.lo;
   tree.hi = input.bounds.hi;
-  PreorderWriter(build, tree, input.bounds.half_area(), traversal_cost).write(0, 0);
+  PreorderWriter(build, tree).write(0);
+  add_preorder_stats(tree, traversal_cost);
   tree.leaf_geometry.resize(tree.leaf_triangles.size());
   tbb::parallel_for(tbb::blocked_range<size_t>(0, tree.leaf_triangles.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t k = r.begin(); k != r.end(); ++k) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "sim/kdtree/triangle_build_errors.h"
 #include "sim/kdtree/triangle_clip.h"
 #include "sim/kdtree/triangle_kdtree.h"
 
@@ -33,6 +34,10 @@ struct TriangleInput {
 
 // InputError for an index out of range or a count not divisible by three.
 TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices);
+
+// The statistics a preorder tree (its nodes, lo and hi) shows: leaves, empty leaves, depth,
+// references and the SAH cost. The CPU and the CUDA builds' trees are counted alike.
+void add_preorder_stats(TriangleKdTree& tree, float traversal_cost);
 
 // `build[0]` is the root, whose box is `root_box`. Fills the tree's preorder nodes, leaves, leaf
 // geometry, box and statistics (but not build_ms or the counts the builder knows).

@@ -72,6 +72,18 @@ struct DeviceScan {
       }
     });
   }
+  template <class In, class Out, class Op, class Init>
+  static cudaError_t ExclusiveScan(void* storage, size_t& bytes, In in, Out out, Op op, Init init, long long items,
+                                   cudaStream_t stream = nullptr) {
+    return cuda_cpu::cub_device_call("cub::DeviceScan::ExclusiveScan", storage, bytes, items, stream, [=] {
+      Init running = init;
+      for (long long i = 0; i < items; ++i) {
+        const ValueOf<In> value = in[i];  // read before writing: in place is allowed
+        out[i] = running;
+        running = op(running, value);
+      }
+    });
+  }
   template <class In, class Out>
   static cudaError_t InclusiveSum(void* storage, size_t& bytes, In in, Out out, long long items, cudaStream_t stream = nullptr) {
     return cuda_cpu::cub_device_call("cub::DeviceScan::InclusiveSum", storage, bytes, items, stream, [=] {

@@ -48,9 +48,10 @@ SKIP_CODE=77     # MENISCUS_SKIP_CODE (tests/CMakeLists.txt)
 #   mip       the MIPs of the largest volume we have (ch2better, 301x370x316) at 512^2 and 1024^2
 #             with the coefficient stream built on CUDA; streaming frame time and median error
 #             per budget (issue 17: 60 fps at median error <= 4 grey levels); no VTK (no display)
-#   raytrace  the Whitted trace at 1024^2 (primary, shadow, two bounces) of the dynamic water
-#             surface and Lucy on the CUDA device over the CPU-built kd-tree, the CPU's trace
-#             beside it; the two lines' hits should agree (the CUDA test checks the images)
+#   raytrace  per frame, the kd-tree rebuilt and the Whitted trace at 1024^2 (primary, shadow,
+#             two bounces) of the dynamic water surface and Lucy, then of a 1M-triangle water
+#             surface (issue 16: under 16 ms), on the CUDA device, the CPU's beside it; the
+#             lines' hits should agree (the CUDA tests check the trees and the images)
 # kdtree and reconstruct have no GPU line (the CUDA kd-tree times are printed by its test).
 BENCHES=(
   "mc --sizes 128,256,512 --repeat 5 --check"
@@ -63,6 +64,7 @@ BENCHES=(
   "wavelet --size 1920x1080 --volume 512 --levels 3 --wavelets 5/3,9/7 --backends cpu,cuda --repeat 5"
   "mip --volume data:mricron/ch2better.nii.gz --max-depth 512 --budgets 0.01,0.05,0.2,1 --vtk none --sim cuda --check"
   "raytrace --cases water,lucy --frames 3"
+  "raytrace --cases water --grid 512 --frames 3"
 )
 MODES=(plain memcheck racecheck)
 

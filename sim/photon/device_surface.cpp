@@ -1,5 +1,7 @@
 #include "sim/photon/device_surface.h"
 
+#include "sim/kdtree/triangle_build_errors.h"
+
 namespace meniscus::sim::photon {
 namespace {
 
@@ -23,6 +25,24 @@ void DeviceSurface::upload(const kdtree::TriangleKdTree& tree, std::span<const u
                    "the kd-tree's leaf triangles", stream),
       tree.lo, tree.hi};
   upload_array(indices_, indices, "the triangles' corners", stream);
+  upload_shading(normals, optics, stream);
+}
+
+void DeviceSurface::build(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                          std::span<const glm::vec3> normals, const Optics& optics, cudaStream_t stream,
+                          const kdtree::TriangleKdParams& params) {
+  kdtree::validate_index_count(indices.size());
+  // The build runs on the legacy stream and waits for itself; before it, the last frame's
+  // photons and trace must be done with the arrays it rewrites.
+  MENISCUS_SIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  upload_array(vertices_, vertices, "the mesh's vertices", nullptr);
+  upload_array(indices_, indices, "the triangles' corners", nullptr);
+  built_.build(vertices_.get(), uint32_t(vertices.size()), indices_.get(), uint32_t(indices.size() / 3), params);
+  tree_ = built_.view();
+  upload_shading(normals, optics, stream);
+}
+
+void DeviceSurface::upload_shading(std::span<const glm::vec3> normals, const Optics& optics, cudaStream_t stream) {
   has_normals_ = upload_array(normals_, normals, "the vertex normals", stream) != nullptr;
   optics_ = {upload_array(media_, std::span<const Medium>(optics.media), "the media", stream),
              upload_array(interfaces_, std::span<const Interface>(optics.interfaces), "the interfaces", stream),

@@ -112,11 +112,7 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
   optics.validate(mesh.indices.size() / 3);
   RefractionFrame frame;
   frame.stats.triangles = uint32_t(mesh.indices.size() / 3);
-  const kdtree::TriangleKdTree tree = kdtree::build_triangle_kdtree(mesh.vertices, mesh.indices);
-  frame.stats.build_ms = tree.stats.build_ms;
-  frame.stats.sah_cost = tree.stats.sah_cost;
-
-  steps.begin_frame(tree, mesh, normals, optics);
+  const kdtree::TriangleKdTree tree = steps.begin_frame(mesh, normals, optics, frame.stats);
   const Box box = bounds(mesh);
   const float height = box.hi.y - box.lo.y;
   TraceScene scene;

@@ -44,7 +44,7 @@ struct RefractionFrameStats {
   uint32_t triangles = 0;
   uint32_t photons_stored = 0;
   double build_ms = 0, photon_ms = 0, caustic_ms = 0, trace_ms = 0;
-  double sah_cost = 0;
+  double sah_cost = 0;  // the tree's; 0 where it stays on a device
 };
 
 struct RefractionFrame {
@@ -52,15 +52,22 @@ struct RefractionFrame {
   RefractionFrameStats stats;
 };
 
-// Steps 2 and 3 as a backend does them, once step 1 has built the frame's tree: the CPU's by
-// default; the CUDA backend copies the surface to the device, traces the photons there, and
-// traces the view there into an image it keeps on the device (returning the stats alone).
+// The frame's steps as a backend does them: the CPU's by default. The CUDA backend copies the
+// mesh to the device and builds the tree there, traces the photons there, and traces the view
+// there into an image it keeps on the device (returning the stats alone).
 class FrameBackend {
  public:
   virtual ~FrameBackend() = default;
-  virtual void begin_frame(const kdtree::TriangleKdTree& tree, const photon::TriangleSoup& mesh,
-                           std::span<const glm::vec3> normals, const photon::Optics& optics) {
-    (void)tree, (void)mesh, (void)normals, (void)optics;
+  // Step 1: the frame's kd-tree over `mesh`, its build time and SAH cost into `stats`. Steps 2
+  // and 3 on the CPU read the tree returned (through surface.tree and scene.surface); a backend
+  // that keeps its tree on a device returns an empty one and reads its own.
+  virtual kdtree::TriangleKdTree begin_frame(const photon::TriangleSoup& mesh, std::span<const glm::vec3> normals,
+                                             const photon::Optics& optics, RefractionFrameStats& stats) {
+    (void)normals, (void)optics;
+    kdtree::TriangleKdTree tree = kdtree::build_triangle_kdtree(mesh.vertices, mesh.indices);
+    stats.build_ms = tree.stats.build_ms;
+    stats.sah_cost = tree.stats.sah_cost;
+    return tree;
   }
   virtual photon::CausticPhotons photons(const photon::RefractingSurface& surface, const photon::Sun& sun,
                                          float floor_y, const photon::PhotonParams& params) {

@@ -1,9 +1,10 @@
-// The CUDA backend of the refraction stages (refraction_tracer.h): the frame's surface copied
-// to the device once; the photons traced there (their landings brought back for the CPU's
-// photon tree); the view traced by WhittedCuda into the stage's device image, then copied on the
-// device into whichever CUDA-shared buffer the frame publishes to, and "written" signalled on
+// The CUDA backend of the refraction stages (refraction_tracer.h): the frame's mesh copied to
+// the device and its kd-tree built there (build_ms: the copy and the build); the photons traced
+// there (their landings brought back for the CPU's photon tree); the view traced by WhittedCuda into the stage's device
+// image, then copied on the device into whichever CUDA-shared buffer the frame publishes to, and "written" signalled on
 // the timeline the frame's submission waits for. The image never comes back to the host.
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "engine/core/context.h"
@@ -44,9 +45,12 @@ class RefractionTracerCuda final : public RefractionTracer {
 
   SimBackend backend() const override { return SimBackend::Cuda; }
 
-  void begin_frame(const kdtree::TriangleKdTree& tree, const photon::TriangleSoup& mesh,
-                   std::span<const glm::vec3> normals, const photon::Optics& optics) override {
-    surface_.upload(tree, mesh.indices, normals, optics, stream_);
+  kdtree::TriangleKdTree begin_frame(const photon::TriangleSoup& mesh, std::span<const glm::vec3> normals,
+                                     const photon::Optics& optics, RefractionFrameStats& stats) override {
+    const auto start = std::chrono::steady_clock::now();
+    surface_.build(mesh.vertices, mesh.indices, normals, optics, stream_);
+    stats.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return {};
   }
 
   photon::CausticPhotons photons(const photon::RefractingSurface& surface, const photon::Sun& sun, float floor_y,

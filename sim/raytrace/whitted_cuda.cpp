@@ -87,4 +87,32 @@ TraceImage trace_image_cuda(const kdtree::TriangleKdTree& tree, const TraceScene
   return image;
 }
 
+TraceImage build_and_trace_cuda(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params,
+                                double& build_ms) {
+  prepare_trace(scene, camera, params);  // bad input before any allocation
+  WhittedCuda tracer;
+  DeviceArray<glm::vec4> pixels;
+  const size_t count = size_t(params.width) * params.height;
+  pixels.reserve(count, "ray tracer (cuda): the image");
+  photon::DeviceSurface surface;
+  MENISCUS_SIM_CUDA_CHECK(cudaDeviceSynchronize());
+  auto start = std::chrono::steady_clock::now();
+  surface.build(scene.vertices, scene.indices, scene.normals, *scene.optics, nullptr);
+  MENISCUS_SIM_CUDA_CHECK(cudaDeviceSynchronize());
+  build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  start = std::chrono::steady_clock::now();
+  tracer.trace(surface, scene, camera, params, pixels.get(), nullptr);
+  const TraceStats stats = tracer.last_stats();  // waits for the trace
+  const double trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const std::vector<glm::vec4> rgba = pixels.download(count);
+  TraceImage image;
+  image.width = params.width;
+  image.height = params.height;
+  image.rgb.reserve(rgba.size());
+  for (const glm::vec4& p : rgba) image.rgb.emplace_back(p);
+  image.stats = stats;
+  image.stats.ms = trace_ms;
+  return image;
+}
+
 }  // namespace meniscus::sim::raytrace

@@ -45,4 +45,10 @@ class WhittedCuda {
 TraceImage trace_image_cuda(const kdtree::TriangleKdTree& tree, const TraceScene& scene, const TraceCamera& camera,
                             const TraceParams& params);
 
+// A frame wholly on the device, downloaded (the benchmark): the scene's mesh copied over and its
+// tree built there (`build_ms`, the wall time of both), then traced (stats.ms: the wall time until
+// the trace is done, without the download). Errors as WhittedCuda and the device build.
+TraceImage build_and_trace_cuda(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params,
+                                double& build_ms);
+
 }  // namespace meniscus::sim::raytrace

@@ -21,4 +21,8 @@ TraceImage trace_image_cuda(const kdtree::TriangleKdTree&, const TraceScene&, co
   throw DeviceError(kNotBuilt);
 }
 
+TraceImage build_and_trace_cuda(const TraceScene&, const TraceCamera&, const TraceParams&, double&) {
+  throw DeviceError(kNotBuilt);
+}
+
 }  // namespace meniscus::sim::raytrace

@@ -1,7 +1,8 @@
 // The CUDA tracer and photons against the CPU's: the same tree and scene give the same image,
 // the same ray counts and the same photons, for the caustics pool in its glass tank (three
 // media, the caustic on the floor, adaptive depth) and for a smooth lens (interpolated normals,
-// supersampling); and the caustics pool stage on the CUDA backend publishes, through the
+// supersampling), over the CPU-built tree and over the tree built on the device; and the
+// caustics pool stage on the CUDA backend (its tree built on the device) publishes, through the
 // timeline, the CPU stage's frame.
 // Exits with MENISCUS_SKIP_CODE (ctest: skipped) and says why when no CUDA device answers.
 #include <algorithm>
@@ -105,6 +106,8 @@ void compare_traces(const photon::OpticalMesh& scene, const std::vector<glm::vec
   const TraceImage cpu = trace_image(traced, camera, params);
   const TraceImage gpu = trace_image_cuda(tree, traced, camera, params);
   compare(cpu.rgb, gpu.rgb, what);
+  double build_ms = 0.0;
+  compare(cpu.rgb, build_and_trace_cuda(traced, camera, params, build_ms).rgb, what + ", its tree built on the device");
   std::printf("%s: rays: %llu hits, %llu secondary, %llu shadow (CPU) vs %llu, %llu, %llu (CUDA)\n", what.c_str(),
               (unsigned long long)cpu.stats.hits, (unsigned long long)cpu.stats.secondary,
               (unsigned long long)cpu.stats.shadow, (unsigned long long)gpu.stats.hits,

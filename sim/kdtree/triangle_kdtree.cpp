@@ -43,6 +43,11 @@ LargeSplit split_large(const LargeNode& node, const Box& box, const std::vector<
   LargeSplit out{choose_large_triangle_split(tight, box, node.depth, params)};
   if (out.rule.leaf) return out;
   out.left.depth = out.right.depth = node.depth + 1;
+  const size_t n = node.triangles.size();
+  for (LargeNode* child : {&out.left, &out.right}) {  // at most all of them each: no regrowth
+    child->triangles.reserve(n);
+    child->clipped.reserve(n);
+  }
   for (size_t i = 0; i < node.triangles.size(); ++i) {
     const uint32_t t = node.triangles[i];
     const TriangleSides sides = classify_triangle(corners[t], node.clipped[i], out.rule);
@@ -55,8 +60,8 @@ LargeSplit split_large(const LargeNode& node, const Box& box, const std::vector<
       out.right.clipped.push_back(sides.right_box);
     }
   }
-  const uint32_t n = uint32_t(node.triangles.size());
-  if (split_gains_nothing(out.rule, n, uint32_t(out.left.triangles.size()), uint32_t(out.right.triangles.size())))
+  if (split_gains_nothing(out.rule, uint32_t(n), uint32_t(out.left.triangles.size()),
+                          uint32_t(out.right.triangles.size())))
     out.rule.leaf = true;
   return out;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // What the CUDA build's files share (internal to sim/kdtree): error checks, growable device
-// arrays, CUB temporary storage, and the buffers the stages hand each other.
+// arrays, CUB temporary storage (sim/common), and the buffers the stages hand each other.
 #include <cuda_runtime.h>
 
 #include <string>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/core/error.h"
+#include "sim/common/cub_storage.cuh"
 #include "sim/common/cuda_support.cuh"
 #include "sim/kdtree/build_cuda_launch.h"
 #include "sim/kdtree/build_node.h"
@@ -25,21 +26,7 @@ inline unsigned blocks_for(size_t n, int threads) { return unsigned((n + size_t(
 
 using sim::DeviceArray;
 
-// CUB's temporary storage, grown as calls need it. `run(f)` calls f(storage, bytes) twice, the
-// CUB way: first to size the storage, then to do the work.
-class CubStorage {
- public:
-  template <class F>
-  void run(F f) {
-    size_t bytes = 0;
-    KD_BUILD_CHECK(f(static_cast<void*>(nullptr), bytes));
-    storage_.reserve(bytes ? bytes : 1);
-    KD_BUILD_CHECK(f(static_cast<void*>(storage_.get()), bytes));
-  }
-
- private:
-  DeviceArray<unsigned char> storage_;
-};
+using sim::CubStorage;
 
 struct DevicePoints {
   DeviceArray<float> x, y, z;

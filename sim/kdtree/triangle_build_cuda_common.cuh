@@ -1,11 +1,12 @@
 #pragma once
 // What the CUDA triangle build's files share (internal to sim/kdtree): the tree while it is
-// built, the stages' working arrays and CUB's temporary storage.
+// built and the stages' working arrays.
 #include <cuda_runtime.h>
 
 #include <cmath>
 #include <vector>
 
+#include "sim/common/cub_storage.cuh"
 #include "sim/common/cuda_support.cuh"
 #include "sim/kdtree/small_triangle_root.h"
 #include "sim/kdtree/triangle_build_cuda.h"
@@ -79,22 +80,6 @@ struct EntryArrays {
   }
 };
 
-// CUB's temporary storage, grown as calls need it: run(f) calls f(storage, bytes) to size it,
-// then to do the work.
-class CubStorage {
- public:
-  template <class F>
-  void run(F f) {
-    size_t bytes = 0;
-    TRI_BUILD_CHECK(f(static_cast<void*>(nullptr), bytes));
-    storage_.reserve(bytes ? bytes : 1, "CUB's temporary storage");
-    TRI_BUILD_CHECK(f(static_cast<void*>(storage_.get()), bytes));
-  }
-
- private:
-  DeviceArray<unsigned char> storage_;
-};
-
 struct LargeStageResult {
   uint32_t node_count = 0;
   uint32_t levels = 0;
@@ -114,7 +99,7 @@ struct DeviceTriangleKdTree::Scratch {
   triangle_cuda::EntryArrays store;       // small roots' and large leaves' triangles, as the levels leave them
   DeviceArray<triangle_cuda::BuildNode> nodes;
   DeviceArray<Box> bounds;
-  triangle_cuda::CubStorage cub;
+  CubStorage cub;
   // Per level.
   DeviceArray<uint32_t> active, next_active, begin, next_begin, owner, left_flag, right_flag, left_rank, right_rank;
   DeviceArray<Box> tight;

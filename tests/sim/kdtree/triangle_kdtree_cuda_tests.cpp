@@ -7,15 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "engine/core/error.h"
-#include "sim/common/mesh_reader.h"
 #include "sim/kdtree/triangle_kdtree.h"
 #include "sim/kdtree/triangle_kdtree_cuda.h"
 #include "sim/photon/water_block.h"
+#include "tests/sim/kdtree/triangle_test_meshes.h"
 #include "tests/support/device_checks.h"
 
 namespace meniscus::sim::kdtree {
@@ -23,10 +22,7 @@ namespace {
 
 using device_test::check;
 
-struct Mesh {
-  std::vector<glm::vec3> vertices;
-  std::vector<uint32_t> indices;
-};
+using test::Mesh;
 
 Mesh water(uint32_t grid) {
   photon::TriangleSoup soup = photon::water_block(grid, {-1.0f, -1.0f}, {1.0f, 1.0f}, 0.0f, [](float x, float z) {
@@ -35,39 +31,10 @@ Mesh water(uint32_t grid) {
   return {std::move(soup.vertices), std::move(soup.indices)};
 }
 
-// Mixed sizes, clustered and spread, some flat in one plane, some degenerate or NaN.
-Mesh soup(size_t count, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-  Mesh mesh;
-  for (size_t t = 0; t < count; ++t) {
-    const glm::vec3 centre = t % 3 == 0 ? glm::vec3(0.3f) + 0.1f * glm::vec3(unit(rng), unit(rng), unit(rng))
-                                        : glm::vec3(unit(rng), unit(rng), unit(rng));
-    const float size = t % 7 == 0 ? 0.1f : 0.02f;
-    for (int c = 0; c < 3; ++c) {
-      glm::vec3 p = centre + size * (glm::vec3(unit(rng), unit(rng), unit(rng)) - 0.5f);
-      if (t % 11 == 0) p.z = 0.5f;
-      if (t % 97 == 0 && c == 2) p = mesh.vertices.back();  // zero area
-      if (t % 101 == 0 && c == 1) p.y = std::nanf("");
-      mesh.vertices.push_back(p);
-      mesh.indices.push_back(uint32_t(mesh.vertices.size() - 1));
-    }
-  }
-  return mesh;
-}
-
 // The same triangle many times over: no median split gains anything.
 Mesh coincident(size_t copies) {
   Mesh mesh{{{0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.5f}}, {}};
   for (size_t i = 0; i < copies; ++i) mesh.indices.insert(mesh.indices.end(), {0u, 1u, 2u});
-  return mesh;
-}
-
-Mesh read(const std::string& file) {
-  const TriangleMesh m = read_mesh(file);
-  Mesh mesh;
-  for (const auto& v : m.vertices) mesh.vertices.push_back({v[0], v[1], v[2]});
-  for (const auto& t : m.triangles) mesh.indices.insert(mesh.indices.end(), t.begin(), t.end());
   return mesh;
 }
 
@@ -118,19 +85,19 @@ int run() {
     return MENISCUS_SKIP_CODE;
   }
   compare("water 64x64", water(64));
-  compare("soup", soup(20000, 5));
+  compare("soup", test::random_soup(20000, 5, /*bad=*/true));
   compare("coincident", coincident(300));
-  compare("small root", soup(40, 9));
-  compare("one usable triangle", soup(2, 3));
+  compare("small root", test::random_soup(40, 9, true));
+  compare("one usable triangle", test::random_soup(2, 3, true));
   compare("empty", coincident(0));
   compare("only degenerate", Mesh{{{0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 1.0f}, {2.0f, 2.0f, 2.0f}}, {0, 1, 2, 0, 0, 1}});
   compare("water, T 8, C_ts 0.5", water(32), TriangleKdParams{.large_node_triangles = 8, .traversal_cost = 0.5f});
   compare("water, max depth 6", water(32), TriangleKdParams{.max_depth = 6});
-  compare("lucy", read("scenes/data/vtk-data/lucy.ply"));
+  compare("lucy", test::read_triangles("scenes/data/vtk-data/lucy.ply"));
   // The benchmark's size (264,192 triangles): the real device's case, minutes on the CPU layer.
   if (!kOnCpuLayer) compare("water 256x256", water(256));
 
-  Mesh bad = soup(100, 4);
+  Mesh bad = test::random_soup(100, 4);
   bad.indices[151] = uint32_t(bad.vertices.size());
   const auto cpu_error = input_error([&] { build_triangle_kdtree(bad.vertices, bad.indices); });
   const auto gpu_error = input_error([&] { build_triangle_kdtree_cuda(bad.vertices, bad.indices); });

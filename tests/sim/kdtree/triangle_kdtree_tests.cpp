@@ -3,20 +3,19 @@
 // bunny; and the tree's invariants: preorder layout, every triangle in every leaf whose box it
 // crosses, an SAH cost below the one-leaf tree's, the same tree for any thread count, bad
 // triangles skipped and counted, bad input refused.
-#include <catch2/catch.hpp>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <glm/geometric.hpp>
 #include <random>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <glm/geometric.hpp>
 
 #include "engine/core/data_files.h"
 #include "engine/core/error.h"
@@ -25,42 +24,15 @@
 #include "sim/kdtree/triangle_clip.h"
 #include "sim/kdtree/triangle_kdtree.h"
 #include "sim/kdtree/triangle_ray.h"
+#include "tests/sim/kdtree/triangle_test_meshes.h"
 
 namespace meniscus::sim::kdtree {
 namespace {
 
-struct Mesh {
-  std::vector<glm::vec3> vertices;
-  std::vector<uint32_t> indices;
-};
+using test::Mesh;
+using test::random_soup;
 
-// Triangles of mixed sizes (slivers to a tenth of the box), clustered and spread, some sharing
-// planes: the cases a kd-tree over a real scene meets.
-Mesh random_soup(size_t count, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-  Mesh mesh;
-  for (size_t t = 0; t < count; ++t) {
-    const glm::vec3 centre = t % 3 == 0 ? glm::vec3(0.3f) + 0.1f * glm::vec3(unit(rng), unit(rng), unit(rng))
-                                        : glm::vec3(unit(rng), unit(rng), unit(rng));
-    const float size = t % 7 == 0 ? 0.1f : 0.02f;
-    for (int c = 0; c < 3; ++c) {
-      glm::vec3 p = centre + size * (glm::vec3(unit(rng), unit(rng), unit(rng)) - 0.5f);
-      if (t % 11 == 0) p.z = 0.5f;  // flat in a common plane
-      mesh.vertices.push_back(p);
-      mesh.indices.push_back(uint32_t(mesh.vertices.size() - 1));
-    }
-  }
-  return mesh;
-}
-
-Mesh read(const std::filesystem::path& file) {
-  const TriangleMesh m = read_mesh(file);
-  Mesh mesh;
-  for (const auto& v : m.vertices) mesh.vertices.push_back({v[0], v[1], v[2]});
-  for (const auto& t : m.triangles) mesh.indices.insert(mesh.indices.end(), t.begin(), t.end());
-  return mesh;
-}
+Mesh read(const std::filesystem::path& file) { return test::read_triangles(file); }
 
 // Rays from a camera on the box's diagonal through a side x side grid covering the box.
 std::vector<Ray> camera_rays(const TriangleKdTree& tree, int side) {

@@ -1,0 +1,49 @@
+#pragma once
+// Meshes for the triangle kd-tree tests (the CPU build's and the CUDA build's).
+#include <cmath>
+#include <filesystem>
+#include <glm/vec3.hpp>
+#include <random>
+#include <vector>
+
+#include "sim/common/mesh_reader.h"
+
+namespace meniscus::sim::kdtree::test {
+
+struct Mesh {
+  std::vector<glm::vec3> vertices;
+  std::vector<uint32_t> indices;
+};
+
+// Triangles of mixed sizes (slivers to a tenth of the box), clustered and spread, some sharing
+// planes: the cases a kd-tree over a real scene meets. `bad`: every 97th of zero area and every
+// 101st with a NaN corner besides.
+inline Mesh random_soup(size_t count, uint32_t seed, bool bad = false) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  Mesh mesh;
+  for (size_t t = 0; t < count; ++t) {
+    const glm::vec3 centre = t % 3 == 0 ? glm::vec3(0.3f) + 0.1f * glm::vec3(unit(rng), unit(rng), unit(rng))
+                                        : glm::vec3(unit(rng), unit(rng), unit(rng));
+    const float size = t % 7 == 0 ? 0.1f : 0.02f;
+    for (int c = 0; c < 3; ++c) {
+      glm::vec3 p = centre + size * (glm::vec3(unit(rng), unit(rng), unit(rng)) - 0.5f);
+      if (t % 11 == 0) p.z = 0.5f;  // flat in a common plane
+      if (bad && t % 97 == 0 && c == 2) p = mesh.vertices.back();
+      if (bad && t % 101 == 0 && c == 1) p.y = std::nanf("");
+      mesh.vertices.push_back(p);
+      mesh.indices.push_back(uint32_t(mesh.vertices.size() - 1));
+    }
+  }
+  return mesh;
+}
+
+inline Mesh read_triangles(const std::filesystem::path& file) {
+  const TriangleMesh m = read_mesh(file);
+  Mesh mesh;
+  for (const auto& v : m.vertices) mesh.vertices.push_back({v[0], v[1], v[2]});
+  for (const auto& t : m.triangles) mesh.indices.insert(mesh.indices.end(), t.begin(), t.end());
+  return mesh;
+}
+
+}  // namespace meniscus::sim::kdtree::test

@@ -102,16 +102,7 @@ std::vector<TriangleBuildNode> split_small_root(const LargeNode& root, const Box
   small.prepare();
   SubtreeSink sink(root.triangles);
   small.split(box, root.depth, params, sink);
-  // The build's nodes carry their boxes (for the SAH cost): the root's, narrowed at each split.
-  sink.nodes[0].box = box;
-  for (TriangleBuildNode& n : sink.nodes) {
-    if (n.axis == kTriangleLeaf) continue;
-    Box l = n.box, r = n.box;
-    l.hi[n.axis] = n.split;
-    r.lo[n.axis] = n.split;
-    sink.nodes[n.left].box = l;
-    sink.nodes[n.right].box = r;
-  }
+  sink.nodes[0].box = box;  // the other nodes' boxes are read from the splits (add_preorder_stats)
   return std::move(sink.nodes);
 }
 

@@ -15,7 +15,7 @@ namespace meniscus::sim::kdtree {
 
 // The tree while it is built: children by index into the build's node vector.
 struct TriangleBuildNode {
-  Box box;
+  Box box;  // set where a builder needs it: the large-stage nodes', for their splits and small roots
   uint32_t axis = kTriangleLeaf;
   float split = 0.0f;
   uint32_t left = 0, right = 0;

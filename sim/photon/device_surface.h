@@ -29,7 +29,6 @@ class DeviceSurface {
   // build rewrites); the normals and media queued on `stream`. Returns when the tree is built.
   void build(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, std::span<const glm::vec3> normals,
              const Optics& optics, cudaStream_t stream, const kdtree::TriangleKdParams& params = {});
-  const kdtree::DeviceTriangleKdTree& built() const { return built_; }
 
   kdtree::TriangleKdView tree() const { return tree_; }
   const uint32_t* indices() const { return indices_.get(); }

@@ -350,6 +350,7 @@ void DeviceTriangleKdTree::build(const glm::vec3* vertices, uint32_t vertex_coun
                                  uint32_t triangle_count, const TriangleKdParams& params) {
   using namespace triangle_cuda;
   validate_triangle_kd_params(params);
+  validate_index_count(size_t(triangle_count) * 3);  // index positions are 32-bit here
   counts_ = DeviceTriangleKdCounts{};
   lo_ = hi_ = glm::vec3(0.0f);
   Scratch& s = *scratch_;

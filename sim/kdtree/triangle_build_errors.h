@@ -10,7 +10,7 @@ namespace meniscus::sim::kdtree {
 
 // InputError for parameters out of range.
 void validate_triangle_kd_params(const TriangleKdParams& params);
-// InputError for a count not divisible by three, or 2^32 triangles or more.
+// InputError for a count not divisible by three, or 2^32 indices or more.
 void validate_index_count(size_t count);
 // The InputError for index `position` naming `vertex` of only `vertex_count`.
 [[noreturn]] void throw_index_out_of_range(size_t position, uint32_t vertex, size_t vertex_count);

@@ -61,7 +61,8 @@ void throw_tree_too_large() {
 void validate_index_count(size_t count) {
   if (count % 3 != 0)
     throw InputError("triangle kd-tree: " + std::to_string(count) + " indices is not three per triangle");
-  if (count / 3 >= UINT32_MAX) throw InputError("triangle kd-tree: 2^32 triangles or more");
+  // The CUDA build names a corner by its 32-bit position 3 t + k; both builds refuse alike.
+  if (count >= UINT32_MAX) throw InputError("triangle kd-tree: 2^32 indices or more");
 }
 
 void throw_index_out_of_range(size_t position, uint32_t vertex, size_t vertex_count) {

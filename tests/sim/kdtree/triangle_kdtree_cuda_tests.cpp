@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -93,7 +94,8 @@ int run() {
   compare("only degenerate", Mesh{{{0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 1.0f}, {2.0f, 2.0f, 2.0f}}, {0, 1, 2, 0, 0, 1}});
   compare("water, T 8, C_ts 0.5", water(32), TriangleKdParams{.large_node_triangles = 8, .traversal_cost = 0.5f});
   compare("water, max depth 6", water(32), TriangleKdParams{.max_depth = 6});
-  compare("lucy", test::read_triangles("scenes/data/vtk-data/lucy.ply"));
+  // ctest runs this program in the build tree: the mesh is found from the source tree.
+  compare("lucy", test::read_triangles(std::filesystem::path(MENISCUS_SOURCE_DIR) / "scenes/data/vtk-data/lucy.ply"));
   // The benchmark's size (264,192 triangles): the real device's case, minutes on the CPU layer.
   if (!kOnCpuLayer) compare("water 256x256", water(256));
 

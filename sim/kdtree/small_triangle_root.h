@@ -42,6 +42,15 @@ struct SmallCandidate {
   uint32_t axis;
   float position;
   uint64_t left, right;  // the triangles on either side of it, as masks of the root's
+  uint64_t flat;         // those lying flat in its plane (in `left`)
+};
+
+// A node's chosen split: its plane and its children's triangle sets.
+struct SmallSplit {
+  bool found = false;
+  uint32_t axis = 0;
+  float position = 0.0f;
+  uint64_t left = 0, right = 0;
 };
 
 class SmallTriangleRoot {
@@ -87,7 +96,7 @@ class SmallTriangleRoot {
         const float position = l[by_lo[k]];
         if (k > 0 && position != l[by_lo[k - 1]]) run = k;
         while (ends > 0 && h[by_hi[ends - 1]] <= position) --ends;
-        add(axis, by_lo[k], 0, position, below[run] | flat_at(run, position), above[ends]);
+        add(axis, by_lo[k], 0, position, below[run], flat_at(run, position), above[ends]);
       }
       // The high faces in ascending order (by_hi backwards): `first` is where p's run of equal
       // highs begins in by_hi; `starts` grows along by_lo.
@@ -97,7 +106,7 @@ class SmallTriangleRoot {
         uint32_t first = k;
         while (first > 0 && h[by_hi[first - 1]] == position) --first;
         while (starts < n && l[by_lo[starts]] < position) ++starts;
-        add(axis, by_hi[k], 1, position, below[starts] | flat_at(starts, position), above[first]);
+        add(axis, by_hi[k], 1, position, below[starts], flat_at(starts, position), above[first]);
       }
     }
   }
@@ -118,15 +127,15 @@ class SmallTriangleRoot {
     stack[top++] = {box, n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1, depth, kNoParent};
     while (top > 0) {
       const Pending p = stack[--top];
-      const SmallCandidate* best = p.depth < params.max_depth ? best_split(p.box, p.set, params) : nullptr;
-      const uint32_t id = best ? sink.interior(best->axis, best->position) : sink.leaf(p.set);
+      const SmallSplit best = p.depth < params.max_depth ? best_split(p.box, p.set, params) : SmallSplit{};
+      const uint32_t id = best.found ? sink.interior(best.axis, best.position) : sink.leaf(p.set);
       if (p.parent != kNoParent) sink.right_child(p.parent, id);
-      if (!best) continue;
+      if (!best.found) continue;
       Box l = p.box, r = p.box;
-      l.hi[best->axis] = best->position;
-      r.lo[best->axis] = best->position;
-      stack[top++] = {r, p.set & best->right, p.depth + 1, id};
-      stack[top++] = {l, p.set & best->left, p.depth + 1, kNoParent};
+      l.hi[best.axis] = best.position;
+      r.lo[best.axis] = best.position;
+      stack[top++] = {r, best.right, p.depth + 1, id};
+      stack[top++] = {l, best.left, p.depth + 1, kNoParent};
     }
   }
 
@@ -158,29 +167,46 @@ class SmallTriangleRoot {
 #endif
   }
 
-  MENISCUS_HD void add(uint32_t axis, uint32_t i, uint32_t face, float position, uint64_t left, uint64_t right) {
-    candidates_[(axis * n + i) * 2 + face] = {axis, position, left, right};
+  MENISCUS_HD void add(uint32_t axis, uint32_t i, uint32_t face, float position, uint64_t below, uint64_t flat,
+                       uint64_t right) {
+    candidates_[(axis * n + i) * 2 + face] = {axis, position, below | flat, right, flat};
   }
 
   // The cheapest split of the node (`box`, `set`) by the SAH, in the order axis, triangle,
   // face, the first of equal costs; none when no split beats testing the node's triangles.
-  MENISCUS_HD const SmallCandidate* best_split(const Box& box, uint64_t set, const TriangleKdParams& params) const {
+  // Inside the node a plane's flat triangles go left. On one of the node's own faces a plane
+  // is a candidate only to set its flat triangles apart in a flat child (a wall on the node's
+  // side, the empty space in front of it then free of it): as the large stage's empty-space
+  // cuts do, for nodes too small for that stage.
+  MENISCUS_HD SmallSplit best_split(const Box& box, uint64_t set, const TriangleKdParams& params) const {
+    SmallSplit best;
     const float area = box.half_area();
-    if (set == 0 || !(area > 0.0f)) return nullptr;
-    const SmallCandidate* best = nullptr;
+    if (set == 0 || !(area > 0.0f)) return best;
     float best_cost = float(popcount64(set));  // SAH_0: the node as a leaf
     for (uint32_t axis = 0; axis < 3; ++axis) {
+      const float lo = box.lo[axis], hi = box.hi[axis];
       for (uint64_t bits = set; bits; bits &= bits - 1) {
         const SmallCandidate* c = &candidates_[(axis * n + uint32_t(lowest_bit64(bits))) * 2];
         for (const SmallCandidate* end = c + 2; c != end; ++c) {
-          if (!(c->position > box.lo[axis] && c->position < box.hi[axis])) continue;
+          const float p = c->position;
+          uint64_t left = set & c->left, right = set & c->right;
+          const uint64_t flat = set & c->flat;
+          if (p == hi && p > lo) {
+            if (!flat) continue;
+            left &= ~flat;  // the flat ones go up, into the flat child
+            right |= flat;
+          } else if (p == lo && p < hi) {
+            if (!flat) continue;
+          } else if (!(p > lo && p < hi)) {
+            continue;
+          }
           Box l = box, r = box;
-          l.hi[axis] = c->position;
-          r.lo[axis] = c->position;
-          const float cost = (float(popcount64(set & c->left)) * l.half_area() +
-                              float(popcount64(set & c->right)) * r.half_area()) / area +
-                             params.traversal_cost;
-          if (cost < best_cost) best_cost = cost, best = c;
+          l.hi[axis] = p;
+          r.lo[axis] = p;
+          const float cost =
+              (float(popcount64(left)) * l.half_area() + float(popcount64(right)) * r.half_area()) / area +
+              params.traversal_cost;
+          if (cost < best_cost) best_cost = cost, best = {true, axis, p, left, right};
         }
       }
     }

@@ -24,6 +24,7 @@ struct Split {
   uint32_t axis = 0;
   float position = 0.0f;
   float cost = INFINITY;
+  bool planar_left = true;  // where the triangles lying flat in the plane go
 };
 
 // Where a clipped box meets an axis: its end, a flat box lying in the plane, or its start.
@@ -34,9 +35,10 @@ struct Event {
   bool operator<(const Event& o) const { return position < o.position || (position == o.position && type < o.type); }
 };
 
-// The best split of `node` by the exact SAH, with the conventions of the small-node stage: a
-// triangle goes left when its box starts below the plane (or lies flat in it), right when it
-// ends above it.
+// The best split of `node` by the exact SAH, with the conventions of the small-node stage
+// (small_triangle_root.h): a triangle goes left when its box starts below the plane (or lies
+// flat in it), right when it ends above it; a plane on the node's own face is a candidate only
+// to set the triangles lying flat in it apart in a flat child.
 Split best_split(const SahNode& node, float traversal_cost) {
   Split best;
   const float area = node.box.half_area();
@@ -62,13 +64,15 @@ Split best_split(const SahNode& node, float traversal_cost) {
       for (; i < events.size() && events[i].position == p && events[i].type == 1; ++i) ++planar;
       for (; i < events.size() && events[i].position == p && events[i].type == 2; ++i) ++starts;
       right -= planar + ends;
-      if (p > node.box.lo[axis] && p < node.box.hi[axis]) {
+      const float lo = node.box.lo[axis], hi = node.box.hi[axis];
+      const bool upper_face = p == hi && p > lo, lower_face = p == lo && p < hi;
+      if ((p > lo && p < hi) || ((upper_face || lower_face) && planar > 0)) {
         Box l = node.box, r = node.box;
         l.hi[axis] = p;
         r.lo[axis] = p;
-        const float cost =
-            traversal_cost + (float(left + planar) * l.half_area() + float(right) * r.half_area()) / area;
-        if (cost < best.cost) best = {axis, p, cost};
+        const size_t on_left = upper_face ? left : left + planar, on_right = upper_face ? right + planar : right;
+        const float cost = traversal_cost + (float(on_left) * l.half_area() + float(on_right) * r.half_area()) / area;
+        if (cost < best.cost) best = {axis, p, cost, !upper_face};
       }
       left += starts + planar;
     }
@@ -99,7 +103,8 @@ class FullSahBuilder {
       const uint32_t t = node.triangles[i];
       const Box& b = node.clipped[i];
       const bool planar = b.lo[a] == split.position && b.hi[a] == split.position;
-      const bool to_left = b.lo[a] < split.position || planar, to_right = b.hi[a] > split.position;
+      const bool to_left = b.lo[a] < split.position || (planar && split.planar_left);
+      const bool to_right = b.hi[a] > split.position || (planar && !split.planar_left);
       const TriangleCorners& c = input_.corners[t];
       Box clipped;
       if (to_left && (!to_right || clipped_bounds(c.a, c.b, c.c, left.box, clipped))) {

@@ -11,6 +11,9 @@
 
 namespace meniscus::sim {
 
+// Blocks of `threads` threads enough for n items, a thread each.
+inline unsigned blocks_for(size_t n, int threads) { return unsigned((n + size_t(threads) - 1) / size_t(threads)); }
+
 struct LaunchShape {
   dim3 grid;
   dim3 block;

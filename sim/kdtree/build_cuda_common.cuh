@@ -9,6 +9,7 @@
 
 #include "engine/core/error.h"
 #include "sim/common/cub_storage.cuh"
+#include "sim/common/cuda_launch.cuh"
 #include "sim/common/cuda_support.cuh"
 #include "sim/kdtree/build_cuda_launch.h"
 #include "sim/kdtree/build_node.h"
@@ -22,7 +23,7 @@ inline constexpr int kChunkThreads = int(kChunkSize);
 // Threads per block for per-node and per-small-root work.
 inline constexpr int kNodeThreads = 128;
 
-inline unsigned blocks_for(size_t n, int threads) { return unsigned((n + size_t(threads) - 1) / size_t(threads)); }
+using sim::blocks_for;
 
 using sim::DeviceArray;
 

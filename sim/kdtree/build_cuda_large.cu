@@ -4,16 +4,16 @@
 // children's boxes per chunk (one block per chunk), scans the counts (CUB), moves the points
 // with a stable list split, and reduces the chunk boxes per node (CUB segmented reduction).
 // Children are numbered in active-list order, so the nodes are the CPU's, number for number.
+#include <algorithm>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 
-#include <algorithm>
-
-#include "sim/kdtree/build_cuda_common.cuh"
 #include "sim/common/cuda_launch.cuh"
+#include "sim/common/segment_owner.cuh"
+#include "sim/kdtree/build_cuda_common.cuh"
 
 namespace meniscus::sim::kdtree::cuda_build {
 namespace {
@@ -91,14 +91,7 @@ __global__ void choose_splits_kernel(const BuildNode* nodes, const uint32_t* act
 // The active node that owns chunk c: the last a with first_chunk[a] <= c.
 __global__ void chunk_owner_kernel(const uint32_t* first_chunk, uint32_t active_count, uint32_t chunks, uint32_t* owner) {
   const uint32_t c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= chunks) return;
-  uint32_t lo = 0, hi = active_count;  // first_chunk[lo] <= c < first_chunk[hi]
-  while (hi - lo > 1) {
-    const uint32_t mid = (lo + hi) / 2;
-    if (first_chunk[mid] <= c) lo = mid;
-    else hi = mid;
-  }
-  owner[c] = lo;
+  if (c < chunks) owner[c] = owning_segment(first_chunk, active_count, c);
 }
 
 struct ChunkView {

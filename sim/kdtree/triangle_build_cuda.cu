@@ -7,6 +7,7 @@
 #include <cub/device/device_segmented_reduce.cuh>
 
 #include "sim/common/cuda_launch.cuh"
+#include "sim/common/segment_owner.cuh"
 #include "sim/kdtree/triangle_build_cuda_common.cuh"
 #include "sim/kdtree/triangle_build_errors.h"
 
@@ -68,16 +69,7 @@ __global__ void choose_splits_kernel(const BuildNode* nodes, const uint32_t* act
 // The active node whose list holds entry e: the last a with begin[a] <= e.
 __global__ void owner_kernel(const uint32_t* begin, uint32_t count, uint32_t entries, uint32_t* owner) {
   const uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e >= entries) return;
-  uint32_t lo = 0, hi = count;  // begin[lo] <= e < begin[hi]
-  while (hi - lo > 1) {
-    const uint32_t mid = (lo + hi) / 2;
-    if (begin[mid] <= e)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  owner[e] = lo;
+  if (e < entries) owner[e] = owning_segment(begin, count, e);
 }
 
 struct EntryView {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/common/cub_storage.cuh"
+#include "sim/common/cuda_launch.cuh"
 #include "sim/common/cuda_support.cuh"
 #include "sim/kdtree/small_triangle_root.h"
 #include "sim/kdtree/triangle_build_cuda.h"
@@ -17,9 +18,8 @@ namespace meniscus::sim::kdtree::triangle_cuda {
 #define TRI_BUILD_CHECK(call) MENISCUS_SIM_CUDA_CHECK(call)
 
 inline constexpr int kThreads = 128;
-inline unsigned blocks_for(size_t n, int threads = kThreads) {
-  return unsigned((n + size_t(threads) - 1) / size_t(threads));
-}
+// Blocks of kThreads enough for n items, a thread each.
+inline unsigned blocks_for(size_t n) { return sim::blocks_for(n, kThreads); }
 
 enum NodeKind : uint32_t {
   kOpen,  // a large node whose split its level decides

@@ -122,7 +122,8 @@ class RefractionStage final : public TracedImageStage {
   }
 
   void write(SharedBuffer& target) override { tracer_->write(target); }
-  // With a device trace: the host's tree and photons plus the device's trace (a frame late).
+  // With a device trace: the tree's build (waited for), the photons and their estimate, and the
+  // device's trace (a frame late).
   std::optional<double> device_ms() const override {
     const std::optional<double> trace = tracer_->device_ms();
     if (!trace) return std::nullopt;

@@ -66,6 +66,22 @@ TraceStats WhittedCuda::last_stats() const {
   return stats;
 }
 
+namespace {
+
+// A traced image brought back from the device, with its ray counts.
+TraceImage downloaded(const DeviceArray<glm::vec4>& pixels, const TraceParams& params, const TraceStats& stats) {
+  const std::vector<glm::vec4> rgba = pixels.download(size_t(params.width) * params.height);
+  TraceImage image;
+  image.width = params.width;
+  image.height = params.height;
+  image.rgb.reserve(rgba.size());
+  for (const glm::vec4& p : rgba) image.rgb.emplace_back(p);
+  image.stats = stats;
+  return image;
+}
+
+}  // namespace
+
 TraceImage trace_image_cuda(const kdtree::TriangleKdTree& tree, const TraceScene& scene, const TraceCamera& camera,
                             const TraceParams& params) {
   prepare_trace(scene, camera, params);  // bad input before any allocation
@@ -76,13 +92,7 @@ TraceImage trace_image_cuda(const kdtree::TriangleKdTree& tree, const TraceScene
   DeviceArray<glm::vec4> pixels;
   pixels.reserve(size_t(params.width) * params.height, "ray tracer (cuda): the image");
   tracer.trace(surface, scene, camera, params, pixels.get(), nullptr);
-  const std::vector<glm::vec4> rgba = pixels.download(size_t(params.width) * params.height);
-  TraceImage image;
-  image.width = params.width;
-  image.height = params.height;
-  image.rgb.reserve(rgba.size());
-  for (const glm::vec4& p : rgba) image.rgb.emplace_back(p);
-  image.stats = tracer.last_stats();
+  TraceImage image = downloaded(pixels, params, tracer.last_stats());
   image.stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return image;
 }
@@ -104,13 +114,7 @@ TraceImage build_and_trace_cuda(const TraceScene& scene, const TraceCamera& came
   tracer.trace(surface, scene, camera, params, pixels.get(), nullptr);
   const TraceStats stats = tracer.last_stats();  // waits for the trace
   const double trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  const std::vector<glm::vec4> rgba = pixels.download(count);
-  TraceImage image;
-  image.width = params.width;
-  image.height = params.height;
-  image.rgb.reserve(rgba.size());
-  for (const glm::vec4& p : rgba) image.rgb.emplace_back(p);
-  image.stats = stats;
+  TraceImage image = downloaded(pixels, params, stats);
   image.stats.ms = trace_ms;
   return image;
 }

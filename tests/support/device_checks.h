@@ -14,6 +14,14 @@
 
 namespace meniscus::device_test {
 
+// Whether the CUDA code runs on the CPU execution layer (slow: a test keeps the real device's
+// largest sizes for a real device).
+#if defined(MENISCUS_CUDA_ON_CPU)
+inline constexpr bool kOnCpuLayer = true;
+#else
+inline constexpr bool kOnCpuLayer = false;
+#endif
+
 inline int failures = 0;  // failed checks so far in this program
 
 inline void check(bool ok, const std::string& what) {

@@ -17,6 +17,7 @@ namespace meniscus::sim::kdtree {
 namespace {
 
 using device_test::check;
+using device_test::kOnCpuLayer;
 
 std::vector<glm::vec3> points_for(const std::string& name, size_t n) {
   std::mt19937 rng(7);
@@ -103,12 +104,6 @@ void compare_build(const std::string& name, size_t n, uint32_t k) {
   check(on_gpu.k == reference.k && on_gpu.queries() == reference.queries() && rows_differing(reference, on_gpu) == 0,
         name + ": CUDA KNN over the GPU-built tree equals the CPU's");
 }
-
-#if defined(MENISCUS_CUDA_ON_CPU)
-constexpr bool kOnCpuLayer = true;
-#else
-constexpr bool kOnCpuLayer = false;
-#endif
 
 int run() {
   std::string why;

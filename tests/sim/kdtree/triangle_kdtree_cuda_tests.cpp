@@ -22,6 +22,7 @@ namespace meniscus::sim::kdtree {
 namespace {
 
 using device_test::check;
+using device_test::kOnCpuLayer;
 
 using test::Mesh;
 
@@ -72,12 +73,6 @@ std::string input_error(F build) {
   }
   return "";
 }
-
-#if defined(MENISCUS_CUDA_ON_CPU)
-constexpr bool kOnCpuLayer = true;
-#else
-constexpr bool kOnCpuLayer = false;
-#endif
 
 int run() {
   std::string why;

@@ -11,8 +11,8 @@
 #include "sim/common/cub_storage.cuh"
 #include "sim/common/cuda_launch.cuh"
 #include "sim/common/cuda_support.cuh"
-#include "sim/kdtree/build_cuda_launch.h"
 #include "sim/kdtree/build_node.h"
+#include "sim/kdtree/device_kdtree.h"
 
 namespace meniscus::sim::kdtree::cuda_build {
 
@@ -60,8 +60,17 @@ struct LargeStageResult {
 // roots and forced leaves are left. points[0] holds the input.
 void run_large_stage(BuildBuffers& b, uint32_t n, LargeStageResult& out);
 
-// Algorithm 4 (VVH over bit masks) for every small root, then Algorithm 5 (preorder) into `out`.
-void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageResult& large, float radius,
-                                float traversal_cost, CudaBuildResult& out);
+// Where the output stage writes the finished tree (DeviceKdTree's arrays), and what it counts.
+struct TreeOutput {
+  DeviceArray<KdNode>* nodes;
+  DeviceArray<float>*x, *y, *z;
+  DeviceArray<uint32_t>* ids;
+  DeviceKdCounts* counts;
+};
+
+// Algorithm 4 (VVH over bit masks) for every small root with R read from `radius` (one float on
+// the device), then Algorithm 5 (preorder) into `out`.
+void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageResult& large, const float* radius,
+                                float traversal_cost, const TreeOutput& out);
 
 }  // namespace meniscus::sim::kdtree::cuda_build

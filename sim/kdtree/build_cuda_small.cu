@@ -43,7 +43,7 @@ __device__ void load_root(const Buffers& points, const BuildNode& node, SmallRoo
 
 // Pass 1: nodes below each small root (its subtree's size minus the root, which keeps its number).
 __global__ void count_small_kernel(Buffers points, const BuildNode* nodes, const uint32_t* small_roots, uint32_t roots,
-                                   float radius, float traversal_cost, uint32_t* extra, uint32_t* levels) {
+                                   const float* radius, float traversal_cost, uint32_t* extra, uint32_t* levels) {
   const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r > roots) return;
   if (r == roots) {  // closes the array the scan runs over
@@ -54,14 +54,14 @@ __global__ void count_small_kernel(Buffers points, const BuildNode* nodes, const
   SmallRoot root;
   load_root(points, node, root);
   SmallNode local[kSmallSubtreeMax];
-  const uint32_t count = split_small_subtree(root, node.cell, node.box, radius, traversal_cost, local);
+  const uint32_t count = split_small_subtree(root, node.cell, node.box, *radius, traversal_cost, local);
   extra[r] = count - 1;
   atomicMax(levels, local[count - 1].depth + 1);  // BFS: the last node is the deepest
 }
 
 // Pass 2: the same split, written out. Local node j > 0 of root r is node first + base[r] + j - 1.
 __global__ void write_small_kernel(Buffers points, BuildNode* nodes, const uint32_t* small_roots, uint32_t roots,
-                                   float radius, float traversal_cost, const uint32_t* base, uint32_t first,
+                                   const float* radius, float traversal_cost, const uint32_t* base, uint32_t first,
                                    uint32_t* subtree) {
   const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= roots) return;
@@ -70,7 +70,7 @@ __global__ void write_small_kernel(Buffers points, BuildNode* nodes, const uint3
   SmallRoot root;
   load_root(points, root_node, root);
   SmallNode local[kSmallSubtreeMax];
-  const uint32_t count = split_small_subtree(root, root_node.cell, root_node.box, radius, traversal_cost, local);
+  const uint32_t count = split_small_subtree(root, root_node.cell, root_node.box, *radius, traversal_cost, local);
   const uint32_t offset = first + base[r];
   auto global = [&](uint32_t j) { return j == 0 ? root_id : offset + j - 1; };
   uint32_t size[kSmallSubtreeMax];
@@ -153,8 +153,8 @@ __global__ void write_output_kernel(Buffers points, const BuildNode* nodes, uint
 
 }  // namespace
 
-void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageResult& large, float radius,
-                                float traversal_cost, CudaBuildResult& out) {
+void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageResult& large, const float* radius,
+                                float traversal_cost, const TreeOutput& out) {
   Buffers points;
   for (int s = 0; s < 2; ++s)
     points.p[s] = Points{b.points[s].x.get(), b.points[s].y.get(), b.points[s].z.get(), b.points[s].id.get()};
@@ -188,7 +188,7 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
     KD_BUILD_CHECK(cudaGetLastError());
   }
   KD_BUILD_CHECK(cudaDeviceSynchronize());
-  out.small_ms = ms_since(start);
+  out.counts->small_ms = ms_since(start);
   start = std::chrono::steady_clock::now();
 
   // Output stage: sizes bottom-up, addresses top-down, then the nodes and points.
@@ -214,22 +214,19 @@ void run_small_stage_and_output(BuildBuffers& b, uint32_t n, const LargeStageRes
     KD_BUILD_CHECK(cudaGetLastError());
   }
 
-  DeviceArray<KdNode> out_nodes;
-  DevicePoints out_points;
-  out_nodes.reserve(total);
-  out_points.reserve(n);
-  const Output o{out_nodes.get(), out_points.x.get(), out_points.y.get(), out_points.z.get(), out_points.id.get()};
+  out.nodes->reserve(total, "kd-tree (cuda): the nodes");
+  out.x->reserve(n, "kd-tree (cuda): the points");
+  out.y->reserve(n, "kd-tree (cuda): the points");
+  out.z->reserve(n, "kd-tree (cuda): the points");
+  out.ids->reserve(n, "kd-tree (cuda): the points");
+  const Output o{out.nodes->get(), out.x->get(), out.y->get(), out.z->get(), out.ids->get()};
   launch<write_output_kernel>({blocks_for(total, kNodeThreads), kNodeThreads}, points, b.nodes.get(), total, address.get(),
                               offset.get(), o, b.counter.get() + 2,
                               b.counter.get() + 3);
   KD_BUILD_CHECK(cudaGetLastError());
   KD_BUILD_CHECK(cudaDeviceSynchronize());
-  out.nodes = out_nodes.download(total);
-  out.x = out_points.x.download(n);
-  out.y = out_points.y.download(n);
-  out.z = out_points.z.download(n);
-  out.ids = out_points.id.download(n);
-  out.output_ms = ms_since(start);
+  out.counts->nodes = total;
+  out.counts->output_ms = ms_since(start);
 }
 
 }  // namespace meniscus::sim::kdtree::cuda_build

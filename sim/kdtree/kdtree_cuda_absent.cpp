@@ -16,4 +16,8 @@ KnnResult knn_all_cuda(const KdTree&, const KnnParams&) {
   throw DeviceError("kdtree: CUDA backend not built (MENISCUS_CUDA=OFF or no nvcc)");
 }
 
+KnnResult knn_cuda(const KdTree&, std::span<const glm::vec3>, const KnnParams&) {
+  throw DeviceError("kdtree: CUDA backend not built (MENISCUS_CUDA=OFF or no nvcc)");
+}
+
 }  // namespace meniscus::sim::kdtree

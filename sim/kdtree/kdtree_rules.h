@@ -5,6 +5,7 @@
 // and the Morton code that orders queries. Plain structs and inline functions compiled by both
 // g++ and nvcc; the .cu files are built without fused multiply-adds so every float is rounded as
 // it is here.
+#include <cmath>
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -146,6 +147,42 @@ KD_HD inline float vvh_cost(const Aabb& cell, uint32_t axis, float position, uin
   r.lo[axis] = position;
   return traversal_cost + (float(left) * extended_volume(l, radius) + float(right) * extended_volume(r, radius)) /
                               parent_volume;
+}
+
+// The cube root of x > 0 by Newton's method from a power-of-two start, in IEEE +, *, / only, so
+// that both backends round it alike (the host's and the device's cbrt may differ in the last
+// bit, and R decides splits).
+KD_HD inline double cube_root(double x) {
+  int exponent = 0;
+  frexp(x, &exponent);  // x = m 2^e, m in [0.5, 1)
+  double y = ldexp(1.0, exponent / 3);
+  for (int i = 0; i < 3 && y * y * y < x; ++i) y *= 2.0;  // a start above the root: Newton falls from there
+  for (int i = 0; i < 10; ++i) y = (2.0 * y + x / (y * y)) / 3.0;  // from under 2.5x the root: full precision
+  return y;
+}
+
+// One small root's say in R (Appendix A): the radius that holds k of its n points at its density,
+// measured in as many dimensions as its points span (a sample of a surface is dense in two, not
+// in three); -1 when it says nothing (fewer than two points, or all of them coincide).
+KD_HD inline double small_root_radius(const Aabb& box, uint32_t n, uint32_t k) {
+  if (n < 2) return -1.0;
+  double e[3];
+  for (int a = 0; a < 3; ++a) e[a] = double(box.hi[a]) - double(box.lo[a]);
+  for (int i = 0; i < 2; ++i)  // largest first
+    for (int j = 0; j < 2 - i; ++j)
+      if (e[j] < e[j + 1]) {
+        const double t = e[j];
+        e[j] = e[j + 1];
+        e[j + 1] = t;
+      }
+  if (!(e[0] > 0.0)) return -1.0;
+  // Extents under a fifth of the largest are a thin layer, not a dimension: median splits keep
+  // cells within 2:1, so a root spanning a volume never has one that thin.
+  const int dims = 1 + (e[1] >= 0.2 * e[0]) + (e[1] >= 0.2 * e[0] && e[2] >= 0.2 * e[0]);
+  const double pi = 3.141592653589793, count = n, kk = k;
+  if (dims == 3) return cube_root(3.0 * kk * e[0] * e[1] * e[2] / (4.0 * pi * count));
+  if (dims == 2) return sqrt(kk * e[0] * e[1] / (pi * count));
+  return kk * e[0] / (2.0 * count);
 }
 
 KD_HD inline int popcount32(uint32_t v) {

@@ -38,21 +38,8 @@ std::vector<SmallNode> split_small_root(const BuildState& state, const BuildNode
 }  // namespace
 
 float estimate_query_radius(const Aabb* boxes, const uint32_t* counts, size_t roots, uint32_t k) {
-  std::vector<double> radii(roots, -1.0);
-  tbb::parallel_for(size_t(0), roots, [&](size_t r) {
-    if (counts[r] < 2) return;
-    double e[3];
-    for (int a = 0; a < 3; ++a) e[a] = double(boxes[r].hi[a]) - double(boxes[r].lo[a]);
-    std::sort(e, e + 3, std::greater<>());
-    if (!(e[0] > 0.0)) return;  // coincident points say nothing about spacing
-    // Extents under a fifth of the largest are a thin layer, not a dimension: median splits
-    // keep cells within 2:1, so a root spanning a volume never has one that thin.
-    const int dims = 1 + (e[1] >= 0.2 * e[0]) + (e[1] >= 0.2 * e[0] && e[2] >= 0.2 * e[0]);
-    const double n = counts[r], kk = k;
-    if (dims == 3) radii[r] = std::cbrt(3.0 * kk * e[0] * e[1] * e[2] / (4.0 * std::numbers::pi * n));
-    else if (dims == 2) radii[r] = std::sqrt(kk * e[0] * e[1] / (std::numbers::pi * n));
-    else radii[r] = kk * e[0] / (2.0 * n);
-  });
+  std::vector<double> radii(roots);
+  tbb::parallel_for(size_t(0), roots, [&](size_t r) { radii[r] = small_root_radius(boxes[r], counts[r], k); });
   radii.erase(std::remove(radii.begin(), radii.end(), -1.0), radii.end());
   if (radii.empty()) return 0.0f;
   std::nth_element(radii.begin(), radii.begin() + radii.size() / 2, radii.end());

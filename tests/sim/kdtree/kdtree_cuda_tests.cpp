@@ -1,6 +1,7 @@
 // The CUDA backend against the CPU backend on a real NVIDIA device: the GPU-built tree equals the
-// CPU-built one node for node, and the neighbours over it (CPU search and CUDA search) are the
-// CPU's, distances bit for bit, on uniform, clustered, duplicated, degenerate and tiny sets.
+// CPU-built one node for node, and the neighbours over it (CPU search and CUDA search, of the
+// tree's own points and of other queries) are the CPU's, distances bit for bit, with Algorithm
+// 7's table over the same nodes, on uniform, clustered, duplicated, degenerate and tiny sets.
 // Exits with MENISCUS_SKIP_CODE (ctest: skipped) and says why when no CUDA device answers.
 #include <cmath>
 #include <cstdio>
@@ -63,6 +64,8 @@ void compare(const std::string& name, size_t n, uint32_t k) {
               cpu.stats.search_ms, gpu.stats.search_ms, rows_differ);
   check(gpu.k == cpu.k && gpu.queries() == cpu.queries(), name + ": CUDA result has the CPU's shape");
   check(rows_differ == 0, name + ": CUDA neighbours and distances equal the CPU's");
+  check(gpu.stats.radius_nodes == cpu.stats.radius_nodes,
+        name + ": Algorithm 7's table has radii at the CPU's " + std::to_string(cpu.stats.radius_nodes) + " nodes");
 }
 
 size_t rows_differing(const KnnResult& a, const KnnResult& b) {
@@ -74,6 +77,21 @@ size_t rows_differing(const KnnResult& a, const KnnResult& b) {
         break;
       }
   return rows;
+}
+
+// Queries that are not the tree's points (a grid over and around its box, as the caustic's
+// floor pixels are): the CUDA search finds the CPU's neighbours.
+void compare_queries(const std::string& name, size_t n, uint32_t k, uint32_t side) {
+  const KdTree tree = build_kdtree(points_for(name, n), KdTreeParams{.k = k});
+  std::vector<glm::vec3> queries;
+  for (uint32_t i = 0; i < side; ++i)
+    for (uint32_t j = 0; j < side; ++j)
+      queries.push_back({-0.2f + 1.4f * float(i) / float(side), -0.2f + 1.4f * float(j) / float(side), 0.5f});
+  const KnnResult cpu = knn(tree, queries, KnnParams{.k = k});
+  const KnnResult gpu = knn_cuda(tree, queries, KnnParams{.k = k});
+  std::printf("%s: %zu points, %zu other queries, k %u\n", name.c_str(), n, queries.size(), k);
+  check(gpu.k == cpu.k && gpu.queries() == cpu.queries() && rows_differing(cpu, gpu) == 0,
+        name + ": CUDA neighbours of other queries equal the CPU's");
 }
 
 // The GPU build against the CPU build: the same tree, and the same neighbours over it.
@@ -118,6 +136,8 @@ int run() {
   // A million points takes the same paths as 200,000 (several large-node levels, many chunks);
   // it is the real device's size, and minutes on the CPU execution layer under each schedule.
   if (!kOnCpuLayer) compare("uniform", 1000000, 16);
+  compare_queries("uniform", 50000, 16, 120);
+  compare_queries("plane", 20000, 48, 80);
   compare_build("uniform", 200000, 16);
   compare_build("clusters", 100000, 10);
   compare_build("duplicates", 30000, 16);

@@ -99,6 +99,20 @@ struct DeviceScan {
 // Stable, as CUB's: equal keys keep their input order. Only bits [begin_bit, end_bit) of a key
 // order it, as in CUB, so a caller passing too few bits sorts wrongly here too.
 struct DeviceRadixSort {
+  // Ascending over the whole key; numbers without NaNs or signed zeros, where CUB's bit order is
+  // the numeric one.
+  template <class Key>
+  static cudaError_t SortKeys(void* storage, size_t& bytes, const Key* keys_in, Key* keys_out, long long items,
+                              int begin_bit = 0, int end_bit = int(sizeof(Key) * 8), cudaStream_t stream = nullptr) {
+    static_assert(std::is_arithmetic_v<Key>, "the stand-in sorts numbers");
+    if (begin_bit != 0 || end_bit != int(sizeof(Key) * 8)) return cudaErrorInvalidValue;
+    return cuda_cpu::cub_device_call("cub::DeviceRadixSort::SortKeys", storage, bytes, items, stream, [=] {
+      std::vector<Key> keys(keys_in, keys_in + items);
+      std::sort(keys.begin(), keys.end());
+      std::copy(keys.begin(), keys.end(), keys_out);
+    });
+  }
+
   template <class Key, class Value>
   static cudaError_t SortPairsDescending(void* storage, size_t& bytes, const Key* keys_in, Key* keys_out,
                                          const Value* values_in, Value* values_out, long long items, int begin_bit = 0,

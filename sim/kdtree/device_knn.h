@@ -18,12 +18,13 @@ namespace meniscus::sim::kdtree {
 // The most neighbours a device query keeps (its list lives in registers and local memory).
 inline constexpr uint32_t kDeviceMaxK = 64;
 
+// KnnParams (knn.h) for one search: device_knn_params.h fills it.
 struct DeviceKnnParams {
-  uint32_t k = 16;               // at most kDeviceMaxK and the tree's points
-  uint32_t histogram_bins = 32;  // n_hist, at most 64
-  uint32_t iterations = 2;       // n_iter
-  float alpha = 0.5f;
-  uint32_t estimate_levels = 3;  // n_level
+  uint32_t k;               // at most kDeviceMaxK and the tree's points
+  uint32_t histogram_bins;  // n_hist, at most 64
+  uint32_t iterations;      // n_iter
+  float alpha;
+  uint32_t estimate_levels;  // n_level
 };
 
 // Queries on the device: query i at (x[i], y[i], z[i]), searched in the order `order` gives

@@ -8,7 +8,7 @@
 
 #include "engine/core/error.h"
 #include "sim/kdtree/device_kdtree.h"
-#include "sim/kdtree/device_knn.h"
+#include "sim/kdtree/device_knn_params.h"
 
 namespace meniscus::sim::kdtree {
 namespace {
@@ -54,7 +54,7 @@ DeviceKnnParams device_params(const KnnParams& params, uint32_t k) {
     throw InputError("kdtree knn (cuda): k must be in [1, " + std::to_string(kCudaMaxK) + "], got " + std::to_string(params.k));
   if (params.histogram_bins < 2 || params.histogram_bins > kMaxHistogramBins)
     throw InputError("kdtree knn (cuda): histogram_bins must be in [2, " + std::to_string(kMaxHistogramBins) + "]");
-  return {k, params.histogram_bins, params.iterations, params.alpha, params.estimate_levels};
+  return device_knn_params(params, k);
 }
 
 // The queries (x, y, z on the device, in `order`, rows in `rows`) over `tree`, brought back.

@@ -6,17 +6,10 @@
 #include <cstdint>
 #include <vector>
 
-#include <glm/vec2.hpp>
-
 #include "sim/photon/caustic_photons.h"
+#include "sim/photon/floor_grid.h"
 
 namespace meniscus::sim::photon {
-
-struct FloorGrid {
-  glm::vec2 min{0.0f}, max{1.0f};  // x, z
-  float y = 0.0f;
-  uint32_t width = 64, height = 64;
-};
 
 struct CausticImage {
   FloorGrid grid;
@@ -29,5 +22,11 @@ struct CausticImage {
 
 // Throws InputError for an empty grid or k = 0. No stored photons: zero everywhere.
 CausticImage estimate_caustics(const CausticPhotons& photons, const FloorGrid& grid, uint32_t k = 64);
+
+// The checks of estimate_caustics (InputError), for a backend that estimates elsewhere.
+void validate_caustic_request(const FloorGrid& grid, uint32_t k);
+
+// k Φ / π, the numerator of the estimate from k photons of power Φ each.
+float caustic_energy(uint32_t k, float power_per_photon);
 
 }  // namespace meniscus::sim::photon

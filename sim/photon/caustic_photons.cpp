@@ -49,13 +49,17 @@ PhotonScene prepare_photons(const RefractingSurface& surface, const Sun& sun, fl
   return scene;
 }
 
-CausticPhotons collect_photons(std::span<const PhotonPath> paths, const Sun& sun) {
+float power_per_photon(const Sun& sun, uint32_t emitted) {
   const glm::vec2 size = sun.emit_max - sun.emit_min;
   // The rectangle is horizontal; parallel light crosses it at cos = |direction.y|.
   const float power = sun.irradiance * size.x * size.y * -glm::normalize(sun.direction).y;
+  return emitted == 0 ? 0.0f : power / float(emitted);
+}
+
+CausticPhotons collect_photons(std::span<const PhotonPath> paths, const Sun& sun) {
   CausticPhotons out;
   out.emitted = uint32_t(paths.size());
-  out.power_per_photon = paths.empty() ? 0.0f : power / float(paths.size());
+  out.power_per_photon = power_per_photon(sun, out.emitted);
   for (const PhotonPath& p : paths) {
     switch (p.fate) {
       case PhotonFate::kStored:

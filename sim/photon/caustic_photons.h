@@ -68,5 +68,7 @@ CausticPhotons trace_caustic_photons(const RefractingSurface& surface, const Sun
 PhotonScene prepare_photons(const RefractingSurface& surface, const Sun& sun, float floor_y,
                             const PhotonParams& params);
 CausticPhotons collect_photons(std::span<const PhotonPath> paths, const Sun& sun);
+// The sun's power over its rectangle shared among `emitted` photons (0 for none).
+float power_per_photon(const Sun& sun, uint32_t emitted);
 
 }  // namespace meniscus::sim::photon

@@ -1,38 +1,99 @@
-// Host side of the CUDA photons (caustic_photons_cuda.h).
+// Host side of the CUDA caustic (caustic_photons_cuda.h): the checks and parameters the CPU
+// backend uses, over CausticMapCuda.
 #include "sim/photon/caustic_photons_cuda.h"
 
 #include <algorithm>
-#include <vector>
+#include <chrono>
+#include <string>
 
-#include "sim/photon/caustic_photons_cuda_launch.h"
+#include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
+#include "sim/kdtree/device_knn_params.h"
+#include "sim/kdtree/kdtree.h"
+#include "sim/photon/caustic_map_cuda.h"
 #include "sim/photon/device_surface.h"
 
 namespace meniscus::sim::photon {
+namespace {
 
-CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, const DeviceSurface& device, const Sun& sun,
-                                          float floor_y, const PhotonParams& params, PhotonPath* paths, void* stream) {
+using Clock = std::chrono::steady_clock;
+using profile::ms_since;
+
+void validate_device_request(const FloorGrid& grid, uint32_t k) {
+  validate_caustic_request(grid, k);
+  if (k > kCudaMaxCausticK)
+    throw InputError("caustic image (cuda): k must be at most " + std::to_string(kCudaMaxCausticK) +
+                     " neighbours, got " + std::to_string(k));
+}
+
+// The tree over the stored photons and the estimate from image.k of them, as estimate_caustics.
+void estimate_on_device(CausticMapCuda& map, CausticImage& image, float power_per_photon, cudaStream_t stream) {
+  const auto start = Clock::now();
+  map.estimate(image.grid, caustic_energy(image.k, power_per_photon),
+               kdtree::device_knn_params(kdtree::KnnParams{}, image.k), kdtree::KdTreeParams{}.traversal_cost, stream);
+  image.tree_ms = ms_since(start);  // the build, waited for; the estimate is queued
+}
+
+}  // namespace
+
+CausticImage estimate_caustics_cuda(CausticMapCuda& map, const RefractingSurface& surface, const DeviceSurface& device,
+                                    const Sun& sun, float floor_y, const PhotonParams& params, const FloorGrid& grid,
+                                    uint32_t k, void* stream, CausticPhotons& photons) {
   PhotonScene scene = prepare_photons(surface, sun, floor_y, params);
+  validate_device_request(grid, k);
   scene.indices = device.indices();
   scene.normals = device.normals();
   scene.optics = device.optics();
   const auto s = static_cast<cudaStream_t>(stream);
-  launch_photons(device.tree(), scene, params.photons, paths, s);
-  std::vector<PhotonPath> host(params.photons);
-  if (!host.empty())
-    MENISCUS_SIM_CUDA_CHECK(
-        cudaMemcpyAsync(host.data(), paths, host.size() * sizeof(PhotonPath), cudaMemcpyDeviceToHost, s));
-  MENISCUS_SIM_CUDA_CHECK(cudaStreamSynchronize(s));
-  return collect_photons(host, sun);
+  const PhotonCounts counts = map.trace(device.tree(), scene, params.photons, s);
+  photons = CausticPhotons{};
+  photons.emitted = params.photons;
+  photons.power_per_photon = power_per_photon(sun, params.photons);
+  photons.stored = counts.stored;
+  photons.direct = counts.direct;
+  photons.escaped = counts.escaped;
+  photons.dropped = counts.dropped;
+  CausticImage image;
+  image.grid = grid;
+  image.k = std::min(k, counts.stored);
+  estimate_on_device(map, image, photons.power_per_photon, s);
+  return image;
 }
 
 CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, const Sun& sun, float floor_y,
                                           const PhotonParams& params) {
-  prepare_photons(surface, sun, floor_y, params);  // bad input before any copy
+  PhotonScene scene = prepare_photons(surface, sun, floor_y, params);  // bad input before any copy
   DeviceSurface device;
   device.upload(*surface.tree, surface.indices, surface.normals, *surface.optics, nullptr);
-  DeviceArray<PhotonPath> paths;
-  paths.reserve(std::max<size_t>(params.photons, 1), "caustic photons (cuda): the paths");
-  return trace_caustic_photons_cuda(surface, device, sun, floor_y, params, paths.get(), nullptr);
+  scene.indices = device.indices();
+  scene.normals = device.normals();
+  scene.optics = device.optics();
+  CausticMapCuda map;
+  const PhotonCounts counts = map.trace(device.tree(), scene, params.photons, nullptr);
+  CausticPhotons photons;
+  photons.positions = map.download_stored();
+  photons.emitted = params.photons;
+  photons.power_per_photon = power_per_photon(sun, params.photons);
+  photons.stored = counts.stored;
+  photons.direct = counts.direct;
+  photons.escaped = counts.escaped;
+  photons.dropped = counts.dropped;
+  return photons;
+}
+
+CausticImage estimate_caustics_cuda(const CausticPhotons& photons, const FloorGrid& grid, uint32_t k) {
+  validate_device_request(grid, k);
+  CausticMapCuda map;
+  map.store(photons.positions.data(), uint32_t(photons.positions.size()));
+  CausticImage image;
+  image.grid = grid;
+  image.k = std::min<uint32_t>(k, uint32_t(photons.positions.size()));
+  estimate_on_device(map, image, photons.power_per_photon, nullptr);
+  const size_t cells = size_t(grid.width) * grid.height;
+  image.irradiance.resize(cells);
+  MENISCUS_SIM_CUDA_CHECK(
+      cudaMemcpy(image.irradiance.data(), map.irradiance(), cells * sizeof(float), cudaMemcpyDeviceToHost));
+  return image;
 }
 
 }  // namespace meniscus::sim::photon

@@ -102,6 +102,19 @@ std::vector<glm::vec3> vertex_normals(const photon::TriangleSoup& mesh) {
   return normals;
 }
 
+photon::CausticImage FrameBackend::caustics(const photon::RefractingSurface& surface, const photon::Sun& sun,
+                                            float floor_y, const photon::PhotonParams& params,
+                                            const photon::FloorGrid& grid, uint32_t k, RefractionFrameStats& stats) {
+  auto start = Clock::now();
+  const photon::CausticPhotons photons = photon::trace_caustic_photons(surface, sun, floor_y, params);
+  stats.photon_ms = ms_since(start);
+  stats.photons_stored = photons.stored;
+  start = Clock::now();
+  photon::CausticImage image = photon::estimate_caustics(photons, grid, k);
+  stats.caustic_ms = ms_since(start);
+  return image;
+}
+
 RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const RefractionView& view,
                                   std::span<const glm::vec3> normals, const photon::Optics& optics,
                                   FrameBackend* backend) {
@@ -126,17 +139,10 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
   scene.floor_tile = view.floor_tile;
   scene.to_sun = towards_sun(view);
 
-  auto start = Clock::now();
-  const photon::CausticPhotons photons =
-      steps.photons({mesh.vertices, mesh.indices, &tree, &optics, normals}, aimed_sun(box, scene.to_sun), scene.floor_y,
-                    {.photons = view.photons});
-  frame.stats.photon_ms = ms_since(start);
-  frame.stats.photons_stored = photons.stored;
-
-  start = Clock::now();
-  const photon::CausticImage caustics = photon::estimate_caustics(
-      photons, caustic_grid(box, scene.to_sun, scene.floor_y, view.caustic_resolution), view.photon_neighbours);
-  frame.stats.caustic_ms = ms_since(start);
+  const photon::CausticImage caustics = steps.caustics(
+      {mesh.vertices, mesh.indices, &tree, &optics, normals}, aimed_sun(box, scene.to_sun), scene.floor_y,
+      {.photons = view.photons}, caustic_grid(box, scene.to_sun, scene.floor_y, view.caustic_resolution),
+      view.photon_neighbours, frame.stats);
   scene.caustics = &caustics;
 
   frame.image = steps.trace(scene, view.camera, view.trace);

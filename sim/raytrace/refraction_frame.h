@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/kdtree/triangle_kdtree.h"
+#include "sim/photon/caustic_image.h"
 #include "sim/photon/caustic_photons.h"
 #include "sim/photon/water_block.h"
 #include "sim/raytrace/whitted_tracer.h"
@@ -53,8 +54,9 @@ struct RefractionFrame {
 };
 
 // The frame's steps as a backend does them: the CPU's by default. The CUDA backend copies the
-// mesh to the device and builds the tree there, traces the photons there, and traces the view
-// there into an image it keeps on the device (returning the stats alone).
+// mesh to the device and builds the tree there, makes the caustic there (photons, their tree,
+// the estimate), and traces the view there into an image it keeps on the device (returning the
+// stats alone).
 class FrameBackend {
  public:
   virtual ~FrameBackend() = default;
@@ -69,10 +71,13 @@ class FrameBackend {
     stats.sah_cost = tree.stats.sah_cost;
     return tree;
   }
-  virtual photon::CausticPhotons photons(const photon::RefractingSurface& surface, const photon::Sun& sun,
-                                         float floor_y, const photon::PhotonParams& params) {
-    return photon::trace_caustic_photons(surface, sun, floor_y, params);
-  }
+  // Step 2: the caustic on `grid`: photons from `sun` through the surface stored on the floor,
+  // their kd-tree and the irradiance from the k nearest at each cell; photons_stored,
+  // photon_ms and caustic_ms into `stats`. A backend that keeps the irradiance on a device
+  // returns the image without it and reads its own in step 3.
+  virtual photon::CausticImage caustics(const photon::RefractingSurface& surface, const photon::Sun& sun, float floor_y,
+                                        const photon::PhotonParams& params, const photon::FloorGrid& grid, uint32_t k,
+                                        RefractionFrameStats& stats);
   virtual TraceImage trace(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) {
     return trace_image(scene, camera, params);
   }

@@ -1,8 +1,10 @@
 // The CUDA backend of the refraction stages (refraction_tracer.h): the frame's mesh copied to
-// the device and its kd-tree built there (build_ms: the copy and the build); the photons traced
-// there (their landings brought back for the CPU's photon tree); the view traced by WhittedCuda into the stage's device
-// image, then copied on the device into whichever CUDA-shared buffer the frame publishes to, and "written" signalled on
-// the timeline the frame's submission waits for. The image never comes back to the host.
+// the device and its kd-tree built there (build_ms: the copy and the build); the caustic made
+// there (photons, their kd-tree and the estimate: photon_ms is the photons until their counts
+// are read, caustic_ms the photon tree's build, the estimate being queued); the view traced by
+// WhittedCuda into the stage's device image over that caustic, then copied on the device into
+// whichever CUDA-shared buffer the frame publishes to, and "written" signalled on the timeline
+// the frame's submission waits for. Neither the caustic nor the image comes back to the host.
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -13,6 +15,7 @@
 #include "engine/interop/timeline.h"
 #include "engine/profile/cuda_event_timer.h"
 #include "sim/common/cuda_support.cuh"
+#include "sim/photon/caustic_map_cuda.h"
 #include "sim/photon/caustic_photons_cuda.h"
 #include "sim/photon/device_surface.h"
 #include "sim/raytrace/refraction_tracer.h"
@@ -53,10 +56,18 @@ class RefractionTracerCuda final : public RefractionTracer {
     return {};
   }
 
-  photon::CausticPhotons photons(const photon::RefractingSurface& surface, const photon::Sun& sun, float floor_y,
-                                 const photon::PhotonParams& params) override {
-    paths_.reserve(std::max<size_t>(params.photons, 1), "refraction (cuda): the photon paths");
-    return photon::trace_caustic_photons_cuda(surface, surface_, sun, floor_y, params, paths_.get(), stream_);
+  photon::CausticImage caustics(const photon::RefractingSurface& surface, const photon::Sun& sun, float floor_y,
+                                const photon::PhotonParams& params, const photon::FloorGrid& grid, uint32_t k,
+                                RefractionFrameStats& stats) override {
+    const auto start = std::chrono::steady_clock::now();
+    photon::CausticPhotons photons;
+    photon::CausticImage image =
+        photon::estimate_caustics_cuda(caustic_, surface, surface_, sun, floor_y, params, grid, k, stream_, photons);
+    stats.photons_stored = photons.stored;
+    stats.caustic_ms = image.tree_ms;
+    stats.photon_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() - image.tree_ms;
+    return image;
   }
 
   TraceImage trace(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) override {
@@ -66,7 +77,7 @@ class RefractionTracerCuda final : public RefractionTracer {
     // after this trace keeps the host from waiting for the device every frame.
     if (traced_) last_ms_ = timer_.elapsed_ms();
     timer_.begin(stream_);
-    tracer_.trace(surface_, scene, camera, params, image_.get(), stream_);
+    tracer_.trace(surface_, scene, camera, params, image_.get(), stream_, caustic_.irradiance());
     timer_.end(stream_);
     traced_ = true;
     TraceImage image;  // the pixels stay on the device
@@ -103,7 +114,7 @@ class RefractionTracerCuda final : public RefractionTracer {
   TimelineSemaphore timeline_;
   OwnedStream stream_;
   photon::DeviceSurface surface_;
-  DeviceArray<photon::PhotonPath> paths_;
+  photon::CausticMapCuda caustic_;
   WhittedCuda tracer_;
   DeviceArray<TracedPixel> image_;
   size_t pixels_ = 0;

@@ -1,5 +1,5 @@
-// Host side of the CUDA tracer (whitted_cuda.h): the scene's caustic copied over, and the kernel
-// launched over the surface's device copy (whitted_cuda.cu).
+// Host side of the CUDA tracer (whitted_cuda.h): the kernel launched over the surface's device
+// copy (whitted_cuda.cu), with the caustic on the device or copied over.
 #include "sim/raytrace/whitted_cuda.h"
 
 #include <chrono>
@@ -32,7 +32,7 @@ WhittedCuda::~WhittedCuda() {
 }
 
 void WhittedCuda::trace(const photon::DeviceSurface& surface, const TraceScene& scene, const TraceCamera& camera,
-                        const TraceParams& params, glm::vec4* out, void* stream) {
+                        const TraceParams& params, glm::vec4* out, void* stream, const float* caustic) {
   TraceSetup setup = prepare_trace(scene, camera, params);
   Device& d = *device_;
   const auto s = static_cast<cudaStream_t>(stream);
@@ -41,7 +41,9 @@ void WhittedCuda::trace(const photon::DeviceSurface& surface, const TraceScene& 
   path.indices = surface.indices();
   path.normals = surface.normals();
   path.optics = surface.optics();
-  if (scene.caustics) {
+  if (scene.caustics && caustic) {
+    path.caustics.irradiance = caustic;
+  } else if (scene.caustics) {
     const std::vector<float>& irradiance = scene.caustics->irradiance;
     d.caustics.reserve(irradiance.size(), "ray tracer (cuda): the caustic");
     MENISCUS_SIM_CUDA_CHECK(cudaMemcpyAsync(d.caustics.get(), irradiance.data(), irradiance.size() * sizeof(float),

@@ -2,8 +2,6 @@
 // The Whitted tracer (whitted_tracer.h) on a CUDA device: a thread per pixel running the CPU
 // backend's very paths (whitted_path.h) through the very kd-tree (triangle_traversal.h), the
 // image written straight into device memory (a CUDA-shared buffer the frame graph composites).
-// The tree is still built on the CPU and copied over with the frame's surface
-// (photon/device_surface.h): the CUDA build of the triangle kd-tree is not written yet.
 #include <glm/vec4.hpp>
 #include <memory>
 
@@ -27,10 +25,12 @@ class WhittedCuda {
   // Queues on `stream` (a cudaStream_t; null: the legacy stream) the trace of `scene` into
   // `out`: params.width x params.height RGBA pixels in device memory, alpha 1, row 0 at the top.
   // `surface` is the scene's surface on the device, uploaded on the same stream: the scene's
-  // surface, triangles, normals and optics are checked but not read; its caustic is copied over.
+  // surface, triangles, normals and optics are checked but not read. The caustic on the floor
+  // (scene.caustics' grid) is `caustic` where given, the irradiance in device memory (made on
+  // the same stream: photon/caustic_map_cuda.h), else scene.caustics' irradiance copied over.
   // InputError as trace_image; DeviceMemoryError when the device is full.
   void trace(const photon::DeviceSurface& surface, const TraceScene& scene, const TraceCamera& camera,
-             const TraceParams& params, glm::vec4* out, void* stream);
+             const TraceParams& params, glm::vec4* out, void* stream, const float* caustic = nullptr);
 
   // The ray counts of the last trace (waiting for it); ms is 0.
   TraceStats last_stats() const;

@@ -1,9 +1,10 @@
 // The CUDA tracer and photons against the CPU's: the same tree and scene give the same image,
-// the same ray counts and the same photons, for the caustics pool in its glass tank (three
-// media, the caustic on the floor, adaptive depth) and for a smooth lens (interpolated normals,
-// supersampling), over the CPU-built tree and over the tree built on the device; and the
-// caustics pool stage on the CUDA backend (its tree built on the device) publishes, through the
-// timeline, the CPU stage's frame.
+// the same ray counts and the same photons, and the same photons the same caustic to the bit,
+// for the caustics pool in its glass tank (three media, the caustic on the floor, adaptive
+// depth) and for a smooth lens (interpolated normals, supersampling), over the CPU-built tree
+// and over the tree built on the device; and the caustics pool stage on the CUDA backend (its
+// tree and its caustic made on the device) publishes, through the timeline, the CPU stage's
+// frame.
 // Exits with MENISCUS_SKIP_CODE (ctest: skipped) and says why when no CUDA device answers.
 #include <algorithm>
 #include <cmath>
@@ -99,7 +100,11 @@ void compare_traces(const photon::OpticalMesh& scene, const std::vector<glm::vec
     const photon::RefractingSurface refracting{mesh.vertices, mesh.indices, &tree, &scene.optics, normals};
     const photon::CausticPhotons photons = photon::trace_caustic_photons(refracting, sun, floor_y, {.photons = 40000});
     compare_photons(photons, photon::trace_caustic_photons_cuda(refracting, sun, floor_y, {.photons = 40000}), what);
-    caustics = photon::estimate_caustics(photons, {{-1.0f, -1.0f}, {1.0f, 1.0f}, floor_y, 64, 64}, 32);
+    const photon::FloorGrid grid{{-1.0f, -1.0f}, {1.0f, 1.0f}, floor_y, 64, 64};
+    caustics = photon::estimate_caustics(photons, grid, 32);
+    const photon::CausticImage on_device = photon::estimate_caustics_cuda(photons, grid, 32);
+    check(on_device.k == caustics.k && on_device.irradiance == caustics.irradiance && caustics.mean() > 0.0,
+          what + ": the photon tree and the estimate on the device give the CPU's caustic to the bit");
     traced.caustics = &caustics;
     traced.to_sun = -sun.direction;
   }
@@ -194,6 +199,13 @@ int run() {
     refused = true;
   }
   check(refused, "an empty image is an InputError on the CUDA backend too");
+  refused = false;
+  try {
+    photon::estimate_caustics_cuda(photon::CausticPhotons{}, photon::FloorGrid{}, photon::kCudaMaxCausticK + 1);
+  } catch (const InputError&) {
+    refused = true;
+  }
+  check(refused, "more neighbours than the device estimate keeps is an InputError");
   return device_test::summary();
 }
 

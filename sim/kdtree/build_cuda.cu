@@ -1,8 +1,7 @@
 // DeviceKdTree (device_kdtree.h): the CUDA build's three stages (Algorithm 1), timed, with R
 // estimated on the device between the large and the small stage when the caller gave none.
-#include <cub/device/device_radix_sort.cuh>
-
 #include <chrono>
+#include <cub/device/device_radix_sort.cuh>
 
 #include "sim/common/cuda_launch.cuh"
 #include "sim/kdtree/build_cuda_common.cuh"
@@ -40,8 +39,10 @@ __global__ void median_radius_kernel(const double* sorted, uint32_t roots, float
   uint32_t silent = 0, above = roots;  // the first that says something: in [silent, above]
   while (silent < above) {
     const uint32_t middle = silent + (above - silent) / 2;
-    if (sorted[middle] < 0.0) silent = middle + 1;
-    else above = middle;
+    if (sorted[middle] < 0.0)
+      silent = middle + 1;
+    else
+      above = middle;
   }
   const uint32_t said = roots - silent;
   *radius = said == 0 ? 0.0f : float(sorted[silent + said / 2]);
@@ -111,8 +112,8 @@ void DeviceKdTree::build(const float* x, const float* y, const float* z, uint32_
 }
 
 DeviceKdView DeviceKdTree::view() const {
-  return {nodes_.get(), counts_.nodes, counts_.max_depth, x_.get(), y_.get(), z_.get(), ids_.get(), counts_.points,
-          radius_.get()};
+  return {nodes_.get(), counts_.nodes, counts_.max_depth, x_.get(),     y_.get(),
+          z_.get(),     ids_.get(),    counts_.points,    radius_.get()};
 }
 
 }  // namespace meniscus::sim::kdtree

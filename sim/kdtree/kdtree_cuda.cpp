@@ -39,8 +39,8 @@ struct UploadedTree {
     upload(z, tree.z.data(), tree.size(), what);
     upload(ids, tree.ids.data(), tree.size(), what);
     upload(radius, &tree.query_radius, 1, what);
-    view = {nodes.get(), uint32_t(tree.nodes.size()), tree.stats.max_depth, x.get(), y.get(), z.get(), ids.get(),
-            uint32_t(tree.size()), radius.get()};
+    view = {nodes.get(), uint32_t(tree.nodes.size()), tree.stats.max_depth, x.get(), y.get(), z.get(),
+            ids.get(),   uint32_t(tree.size()),       radius.get()};
   }
 };
 
@@ -51,7 +51,8 @@ void require_device(const char* what) {
 
 DeviceKnnParams device_params(const KnnParams& params, uint32_t k) {
   if (params.k == 0 || params.k > kCudaMaxK)
-    throw InputError("kdtree knn (cuda): k must be in [1, " + std::to_string(kCudaMaxK) + "], got " + std::to_string(params.k));
+    throw InputError("kdtree knn (cuda): k must be in [1, " + std::to_string(kCudaMaxK) + "], got " +
+                     std::to_string(params.k));
   if (params.histogram_bins < 2 || params.histogram_bins > kMaxHistogramBins)
     throw InputError("kdtree knn (cuda): histogram_bins must be in [2, " + std::to_string(kMaxHistogramBins) + "]");
   return device_knn_params(params, k);

@@ -156,7 +156,7 @@ KD_HD inline double cube_root(double x) {
   int exponent = 0;
   frexp(x, &exponent);  // x = m 2^e, m in [0.5, 1)
   double y = ldexp(1.0, exponent / 3);
-  for (int i = 0; i < 3 && y * y * y < x; ++i) y *= 2.0;  // a start above the root: Newton falls from there
+  for (int i = 0; i < 3 && y * y * y < x; ++i) y *= 2.0;           // a start above the root: Newton falls from there
   for (int i = 0; i < 10; ++i) y = (2.0 * y + x / (y * y)) / 3.0;  // from under 2.5x the root: full precision
   return y;
 }

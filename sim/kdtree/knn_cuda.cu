@@ -219,8 +219,8 @@ __global__ void search_kernel(Tree t, DeviceQueries q, SearchShape s, uint32_t* 
 
 void check_shape(const DeviceKdView& tree, const DeviceKnnParams& p) {
   if (p.k == 0 || p.k > kDeviceMaxK || p.k > tree.points)
-    throw InputError("kdtree knn (cuda): k must be in [1, " + std::to_string(kDeviceMaxK) + "] and at most the tree's " +
-                     std::to_string(tree.points) + " points, got " + std::to_string(p.k));
+    throw InputError("kdtree knn (cuda): k must be in [1, " + std::to_string(kDeviceMaxK) +
+                     "] and at most the tree's " + std::to_string(tree.points) + " points, got " + std::to_string(p.k));
   if (p.histogram_bins < 2 || p.histogram_bins > kMaxBins)
     throw InputError("kdtree knn (cuda): histogram_bins must be in [2, " + std::to_string(kMaxBins) + "]");
   if (tree.max_depth + 2 > kMaxStack)
@@ -243,13 +243,13 @@ void DeviceKnn::prepare(const DeviceKdView& tree, const DeviceKnnParams& params,
   table_radius_.reserve(1);
   computed_.reserve(1);
   MENISCUS_SIM_CUDA_CHECK(cudaMemsetAsync(computed_.get(), 0, sizeof(uint32_t), stream_));
-  const Tree t{tree.nodes, tree.x, tree.y, tree.z, tree.ids, node_radius_.get(), node_centre_.get(), table_radius_.get()};
+  const Tree t{tree.nodes,         tree.x, tree.y, tree.z, tree.ids, node_radius_.get(), node_centre_.get(),
+               table_radius_.get()};
   launch<table_radius_kernel>({1, 1, 0, stream_}, tree.nodes, tree.query_radius, table_radius_.get());
   launch<parent_kernel>({blocks_for(count, kBlock), kBlock, 0, stream_}, tree.nodes, count, parent_.get());
   launch<node_radius_kernel>({blocks_for(count, kBlock), kBlock, 0, stream_}, t, parent_.get(), count, params.alpha,
-                             params.estimate_levels,
-                             SearchShape{params.k, params.histogram_bins, params.iterations}, node_radius_.get(),
-                             node_centre_.get(), computed_.get());
+                             params.estimate_levels, SearchShape{params.k, params.histogram_bins, params.iterations},
+                             node_radius_.get(), node_centre_.get(), computed_.get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -257,7 +257,8 @@ void DeviceKnn::search(const DeviceKdView& tree, const DeviceQueries& queries, u
                        void* stream) const {
   check_shape(tree, params_);
   if (queries.count == 0) return;
-  const Tree t{tree.nodes, tree.x, tree.y, tree.z, tree.ids, node_radius_.get(), node_centre_.get(), table_radius_.get()};
+  const Tree t{tree.nodes,         tree.x, tree.y, tree.z, tree.ids, node_radius_.get(), node_centre_.get(),
+               table_radius_.get()};
   launch<search_kernel>({blocks_for(queries.count, kBlock), kBlock, 0, static_cast<cudaStream_t>(stream)}, t, queries,
                         SearchShape{params_.k, params_.histogram_bins, params_.iterations}, indices, distances);
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());

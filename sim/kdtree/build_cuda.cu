@@ -1,7 +1,9 @@
 // DeviceKdTree (device_kdtree.h): the CUDA build's three stages (Algorithm 1), timed, with R
 // estimated on the device between the large and the small stage when the caller gave none.
 #include <chrono>
+#include <cmath>
 #include <cub/device/device_radix_sort.cuh>
+#include <string>
 
 #include "sim/common/cuda_launch.cuh"
 #include "sim/kdtree/build_cuda_common.cuh"
@@ -20,9 +22,13 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 
 using cuda_build::kNodeThreads;
 
-__global__ void identity_kernel(uint32_t* ids, uint32_t n) {
+// The input indices, and the first point with a non-finite coordinate into `first_bad`.
+__global__ void identity_kernel(const float* x, const float* y, const float* z, uint32_t n, uint32_t* ids,
+                                uint32_t* first_bad) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) ids[i] = i;
+  if (i >= n) return;
+  ids[i] = i;
+  if (!std::isfinite(x[i]) || !std::isfinite(y[i]) || !std::isfinite(z[i])) atomicMin(first_bad, i);
 }
 
 __global__ void small_root_radii_kernel(const BuildNode* nodes, const uint32_t* small_roots, uint32_t roots, uint32_t k,
@@ -67,11 +73,16 @@ void DeviceKdTree::build(const float* x, const float* y, const float* z, uint32_
   KD_BUILD_CHECK(cudaMemcpy(b.points[0].x.get(), x, sizeof(float) * n, cudaMemcpyDeviceToDevice));
   KD_BUILD_CHECK(cudaMemcpy(b.points[0].y.get(), y, sizeof(float) * n, cudaMemcpyDeviceToDevice));
   KD_BUILD_CHECK(cudaMemcpy(b.points[0].z.get(), z, sizeof(float) * n, cudaMemcpyDeviceToDevice));
-  launch<identity_kernel>({blocks_for(n, kNodeThreads), kNodeThreads}, b.points[0].id.get(), n);
-  KD_BUILD_CHECK(cudaGetLastError());
-  b.counter.reserve(4);
+  b.counter.reserve(5);
   KD_BUILD_CHECK(cudaMemset(b.counter.get(), 0, 4 * sizeof(uint32_t)));
-  KD_BUILD_CHECK(cudaDeviceSynchronize());
+  KD_BUILD_CHECK(cudaMemset(b.counter.get() + 4, 0xff, sizeof(uint32_t)));
+  launch<identity_kernel>({blocks_for(n, kNodeThreads), kNodeThreads}, x, y, z, n, b.points[0].id.get(),
+                          b.counter.get() + 4);
+  KD_BUILD_CHECK(cudaGetLastError());
+  // A NaN would send points to no side of a split: refused before the stages run.
+  const uint32_t first_bad = b.counter.read(4);
+  if (first_bad != UINT32_MAX)
+    throw InputError("kd-tree (cuda): point " + std::to_string(first_bad) + " has a non-finite coordinate");
 
   auto start = Clock::now();
   LargeStageResult large;

@@ -44,7 +44,8 @@ struct BuildBuffers {
   DevicePoints points[2];            // the large stage's double buffer
   DeviceArray<BuildNode> nodes;      // build numbers; grown as the stages create nodes
   DeviceArray<uint32_t> small_roots; // build numbers, in creation order
-  DeviceArray<uint32_t> counter;     // [0] forced leaves, [1] small levels, [2] leaves, [3] max depth
+  DeviceArray<uint32_t> counter;     // [0] forced leaves, [1] small levels, [2] leaves, [3] max depth,
+                                     // [4] the first non-finite point
   CubStorage cub;
 };
 

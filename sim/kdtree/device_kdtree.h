@@ -40,9 +40,10 @@ class DeviceKdTree {
   DeviceKdTree(const DeviceKdTree&) = delete;
   DeviceKdTree& operator=(const DeviceKdTree&) = delete;
 
-  // Builds the tree of the n points (x[i], y[i], z[i]), device arrays of finite coordinates, for
-  // k neighbours, on the legacy default stream; returns when it is built. query_radius > 0 is R;
-  // 0 estimates it. Scratch is kept for the next build. DeviceError / DeviceMemoryError.
+  // Builds the tree of the n points (x[i], y[i], z[i]), device arrays, for k neighbours, on the
+  // legacy default stream; returns when it is built. query_radius > 0 is R; 0 estimates it.
+  // Scratch is kept for the next build. InputError naming the first point with a non-finite
+  // coordinate; DeviceError / DeviceMemoryError.
   void build(const float* x, const float* y, const float* z, uint32_t n, uint32_t k, float query_radius,
              float traversal_cost);
 

@@ -94,7 +94,10 @@ KnnResult search(const KdTree& tree, const KnnParams& params, const float* x, co
 bool cuda_knn_available(std::string* why) { return cuda_device_answers(why); }
 
 KdTree build_kdtree_cuda(std::span<const glm::vec3> points, const KdTreeParams& params) {
-  validate_points(points);
+  // Non-finite points are the device build's to refuse (the photons' tree has no host copy).
+  if (points.size() >= size_t(UINT32_MAX))
+    throw InputError("kdtree build (cuda): " + std::to_string(points.size()) +
+                     " points; at most 2^32 - 1 are supported");
   validate_build_params(params);
   require_device("kdtree build (cuda)");
   KdTree tree;

@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "sim/histopyramid/record_mesh.h"
 #include "sim/levelset/levelset_stage.h"
+#include "sim/photon/caustic_photons_cuda.h"
 #include "sim/photon/glass_tank.h"
 #include "sim/raytrace/refraction_tracer.h"
 
@@ -171,10 +172,14 @@ class RefractionStage final : public TracedImageStage {
   std::vector<float> rendered_with_;  // the controls' values the frame was rendered with
 };
 
-std::unique_ptr<TracedImageStage> make_stage(RefractionStage::MakeSource make, SimBackend backend,
-                                             const Context* context, const char* type) {
+std::unique_ptr<TracedImageStage> make_stage(RefractionStage::MakeSource make, const RefractionView& view,
+                                             SimBackend backend, const Context* context, const char* type) {
   if (backend == SimBackend::Cpu)
     return std::make_unique<RefractionStage>(std::move(make), make_refraction_tracer_cpu());
+  if (view.photon_neighbours > photon::kCudaMaxCausticK)
+    throw InputError(
+        std::string(type) + ": photon_neighbours must be at most " + std::to_string(photon::kCudaMaxCausticK) +
+        " on the CUDA backend (the device estimate's list), not " + std::to_string(view.photon_neighbours));
   if (!context) throw DeviceError(std::string(type) + " (cuda): no Vulkan context to share the traced image with");
   return std::make_unique<RefractionStage>(std::move(make), make_refraction_tracer_cuda(*context));
 }
@@ -184,14 +189,15 @@ std::unique_ptr<TracedImageStage> make_stage(RefractionStage::MakeSource make, S
 std::unique_ptr<TracedImageStage> make_caustics_pool_stage(const PoolParams& params, SimBackend backend,
                                                            const Context* context) {
   params.validate();
-  return make_stage([params] { return std::make_unique<PoolSource>(params); }, backend, context, "caustics_pool");
+  return make_stage([params] { return std::make_unique<PoolSource>(params); }, params.view, backend, context,
+                    "caustics_pool");
 }
 
 std::unique_ptr<TracedImageStage> make_refracting_surface_stage(const RefractionView& view, SimBackend backend,
                                                                 const Context* context, const SurfaceTank& tank) {
   view.validate();
   if (tank.wall != 0.0f) photon::validate_empty_glass_tank(tank.inner_min, tank.inner_max, tank.wall);
-  return make_stage([view, tank] { return std::make_unique<SurfaceSource>(view, tank); }, backend, context,
+  return make_stage([view, tank] { return std::make_unique<SurfaceSource>(view, tank); }, view, backend, context,
                     "refracting_surface");
 }
 
@@ -200,8 +206,8 @@ std::unique_ptr<TracedImageStage> make_spinning_mesh_stage(const TriangleMesh& m
                                                            const Context* context) {
   params.validate();
   // An empty or flat mesh is an InputError from the stage's first source.
-  return make_stage([mesh, params, source] { return std::make_unique<SpinningSource>(mesh, params, source); }, backend,
-                    context, "refracting_mesh");
+  return make_stage([mesh, params, source] { return std::make_unique<SpinningSource>(mesh, params, source); },
+                    params.view, backend, context, "refracting_mesh");
 }
 
 }  // namespace meniscus::sim::raytrace

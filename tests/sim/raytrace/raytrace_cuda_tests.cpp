@@ -168,6 +168,16 @@ void compare_stages(const Context& context) {
     refused = true;
   }
   check(refused, "caustics pool stage: the CUDA backend refuses a host shared buffer");
+
+  refused = false;
+  PoolParams wide = pool;
+  wide.view.photon_neighbours = photon::kCudaMaxCausticK + 1;
+  try {
+    make_caustics_pool_stage(wide, SimBackend::Cuda, &context);
+  } catch (const InputError& e) {
+    refused = std::string(e.what()).find("photon_neighbours") != std::string::npos;
+  }
+  check(refused, "caustics pool stage: more neighbours than the device estimate keeps is refused, naming the field");
 }
 
 int run() {

@@ -183,8 +183,15 @@ class SmallTriangleRoot {
     const float area = box.half_area();
     if (set == 0 || !(area > 0.0f)) return best;
     float best_cost = float(popcount64(set));  // SAH_0: the node as a leaf
+    const glm::vec3 d = glm::max(box.hi - box.lo, glm::vec3(0.0f));
     for (uint32_t axis = 0; axis < 3; ++axis) {
       const float lo = box.lo[axis], hi = box.hi[axis];
+      // A child's half_area() with its extent `a` along the axis, term for term as half_area
+      // adds them (the same float), with the product of the other two extents computed once.
+      const float u = d[(axis + 1) % 3], w = d[(axis + 2) % 3], across = u * w;
+      auto child_area = [&](float a) {
+        return axis == 0 ? a * u + across + w * a : (axis == 1 ? w * a + a * u + across : across + w * a + a * u);
+      };
       for (uint64_t bits = set; bits; bits &= bits - 1) {
         const SmallCandidate* c = &candidates_[(axis * n + uint32_t(lowest_bit64(bits))) * 2];
         for (const SmallCandidate* end = c + 2; c != end; ++c) {
@@ -200,12 +207,10 @@ class SmallTriangleRoot {
           } else if (!(p > lo && p < hi)) {
             continue;
           }
-          Box l = box, r = box;
-          l.hi[axis] = p;
-          r.lo[axis] = p;
-          const float cost =
-              (float(popcount64(left)) * l.half_area() + float(popcount64(right)) * r.half_area()) / area +
-              params.traversal_cost;
+          const float cost = (float(popcount64(left)) * child_area(glm::max(p - lo, 0.0f)) +
+                              float(popcount64(right)) * child_area(glm::max(hi - p, 0.0f))) /
+                                 area +
+                             params.traversal_cost;
           if (cost < best_cost) best_cost = cost, best = {true, axis, p, left, right};
         }
       }

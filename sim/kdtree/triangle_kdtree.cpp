@@ -163,18 +163,22 @@ TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::s
   std::vector<std::vector<TriangleBuildNode>> subtrees(small.size());
   tbb::parallel_for(size_t(0), small.size(),
                     [&](size_t i) { subtrees[i] = split_small_root(small[i], build[small[i].id].box, params); });
-  for (size_t i = 0; i < small.size(); ++i) {
-    // The subtree's root replaces the small root's node; the rest is appended, re-indexed.
-    const uint32_t base = uint32_t(build.size()) - 1;  // subtree index k > 0 lands at base + k
+  // Each subtree's root replaces its small root's node; the rest is appended, subtree after
+  // subtree, re-indexed: subtree i's node k > 0 lands at first[i] + k - 1.
+  std::vector<size_t> first(small.size() + 1, build.size());
+  for (size_t i = 0; i < small.size(); ++i) first[i + 1] = first[i] + subtrees[i].size() - 1;
+  build.resize(first.back());
+  tbb::parallel_for(size_t(0), small.size(), [&](size_t i) {
     std::vector<TriangleBuildNode>& sub = subtrees[i];
+    const uint32_t base = uint32_t(first[i]) - 1;
     for (TriangleBuildNode& n : sub)
       if (n.axis != kTriangleLeaf) {  // children are never the subtree's root (index 0)
         n.left += base;
         n.right += base;
       }
     build[small[i].id] = std::move(sub[0]);
-    for (size_t k = 1; k < sub.size(); ++k) build.push_back(std::move(sub[k]));
-  }
+    std::move(sub.begin() + 1, sub.end(), build.begin() + std::ptrdiff_t(first[i]));
+  });
 
   write_tree(build, input, params.traversal_cost, tree);
   tree.stats.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();

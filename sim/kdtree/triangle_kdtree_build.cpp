@@ -77,13 +77,22 @@ TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<co
   TriangleInput input;
   const size_t count = indices.size() / 3;
   input.corners.resize(count);
-  for (size_t t = 0; t < count; ++t) {
-    const TriangleCorners& c = input.corners[t] = {vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]]};
-    if (!usable_triangle(c)) {
-      ++input.skipped;
-      continue;
+  std::vector<uint8_t> usable(count);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, count, 4096), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t t = r.begin(); t != r.end(); ++t) {
+      const TriangleCorners& c =
+          input.corners[t] = {vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]]};
+      usable[t] = usable_triangle(c);
     }
-    const Box b = triangle_box(c);
+  });
+  size_t kept = 0;
+  for (uint8_t u : usable) kept += u;
+  input.skipped = uint32_t(count - kept);
+  input.usable.reserve(kept);
+  input.boxes.reserve(kept);
+  for (size_t t = 0; t < count; ++t) {
+    if (!usable[t]) continue;
+    const Box b = triangle_box(input.corners[t]);
     if (input.usable.empty()) input.bounds = b;
     input.bounds.grow(b);
     input.usable.push_back(uint32_t(t));
@@ -131,6 +140,10 @@ void write_tree(const std::vector<TriangleBuildNode>& build, const TriangleInput
                 TriangleKdTree& tree) {
   tree.lo = input.bounds.lo;
   tree.hi = input.bounds.hi;
+  size_t entries = 0;
+  for (const TriangleBuildNode& b : build) entries += b.triangles.size();
+  tree.nodes.reserve(build.size());
+  tree.leaf_triangles.reserve(entries);
   PreorderWriter(build, tree).write(0);
   add_preorder_stats(tree, traversal_cost);
   tree.leaf_geometry.resize(tree.leaf_triangles.size());

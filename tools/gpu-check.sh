@@ -51,7 +51,9 @@ SKIP_CODE=77     # MENISCUS_SKIP_CODE (tests/CMakeLists.txt)
 #   raytrace  per frame, the kd-tree rebuilt and the Whitted trace at 1024^2 (primary, shadow,
 #             two bounces) of the dynamic water surface and Lucy, then of a 1M-triangle water
 #             surface (issue 16: under 16 ms), on the CUDA device, the CPU's beside it; the
-#             lines' hits should agree (the CUDA tests check the trees and the images)
+#             lines' hits should agree (the CUDA tests check the trees and the images); each
+#             also times the frame's caustic on its backend (photons, their kd-tree, the KNN
+#             estimate: caustic_ms), whose caustic_mean should agree
 # kdtree and reconstruct have no GPU line (the CUDA kd-tree times are printed by its test).
 BENCHES=(
   "mc --sizes 128,256,512 --repeat 5 --check"

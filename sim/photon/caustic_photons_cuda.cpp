@@ -34,6 +34,13 @@ void estimate_on_device(CausticMapCuda& map, CausticImage& image, float power_pe
   image.tree_ms = ms_since(start);  // the build, waited for; the estimate is queued
 }
 
+std::vector<float> download_irradiance(const CausticMapCuda& map, const FloorGrid& grid) {
+  std::vector<float> irradiance(size_t(grid.width) * grid.height);
+  MENISCUS_SIM_CUDA_CHECK(
+      cudaMemcpy(irradiance.data(), map.irradiance(), irradiance.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  return irradiance;
+}
+
 }  // namespace
 
 CausticImage estimate_caustics_cuda(CausticMapCuda& map, const RefractingSurface& surface, const DeviceSurface& device,
@@ -57,6 +64,23 @@ CausticImage estimate_caustics_cuda(CausticMapCuda& map, const RefractingSurface
   image.grid = grid;
   image.k = std::min(k, counts.stored);
   estimate_on_device(map, image, photons.power_per_photon, s);
+  return image;
+}
+
+CausticImage estimate_caustics_cuda(const RefractingSurface& surface, const Sun& sun, float floor_y,
+                                    const PhotonParams& params, const FloorGrid& grid, uint32_t k, double& ms,
+                                    CausticPhotons& photons) {
+  prepare_photons(surface, sun, floor_y, params);  // bad input before any copy
+  validate_device_request(grid, k);
+  DeviceSurface device;
+  device.upload(*surface.tree, surface.indices, surface.normals, *surface.optics, nullptr);
+  CausticMapCuda map;
+  MENISCUS_SIM_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto start = Clock::now();
+  CausticImage image = estimate_caustics_cuda(map, surface, device, sun, floor_y, params, grid, k, nullptr, photons);
+  MENISCUS_SIM_CUDA_CHECK(cudaDeviceSynchronize());
+  ms = ms_since(start);
+  image.irradiance = download_irradiance(map, grid);
   return image;
 }
 
@@ -89,10 +113,7 @@ CausticImage estimate_caustics_cuda(const CausticPhotons& photons, const FloorGr
   image.grid = grid;
   image.k = std::min<uint32_t>(k, uint32_t(photons.positions.size()));
   estimate_on_device(map, image, photons.power_per_photon, nullptr);
-  const size_t cells = size_t(grid.width) * grid.height;
-  image.irradiance.resize(cells);
-  MENISCUS_SIM_CUDA_CHECK(
-      cudaMemcpy(image.irradiance.data(), map.irradiance(), cells * sizeof(float), cudaMemcpyDeviceToHost));
+  image.irradiance = download_irradiance(map, grid);
   return image;
 }
 

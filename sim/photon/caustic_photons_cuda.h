@@ -27,6 +27,14 @@ CausticImage estimate_caustics_cuda(CausticMapCuda& map, const RefractingSurface
                                     const Sun& sun, float floor_y, const PhotonParams& params, const FloorGrid& grid,
                                     uint32_t k, void* stream, CausticPhotons& photons);
 
+// The caustic of a surface whose tree the CPU built, made on the device as a frame makes it and
+// brought back (the benchmark): the surface copied over first, then the photons, their tree and
+// the estimate, waited for; `ms` is their wall time, without the copies; `photons` gets the
+// counts. Errors as above.
+CausticImage estimate_caustics_cuda(const RefractingSurface& surface, const Sun& sun, float floor_y,
+                                    const PhotonParams& params, const FloorGrid& grid, uint32_t k, double& ms,
+                                    CausticPhotons& photons);
+
 // The photons alone, the surface copied over and the stored ones brought back in photon order
 // (tests, the benchmark). Errors as above.
 CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, const Sun& sun, float floor_y,

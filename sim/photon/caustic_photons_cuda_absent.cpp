@@ -11,6 +11,11 @@ CausticImage estimate_caustics_cuda(CausticMapCuda&, const RefractingSurface&, c
   throw DeviceError(kNotBuilt);
 }
 
+CausticImage estimate_caustics_cuda(const RefractingSurface&, const Sun&, float, const PhotonParams&, const FloorGrid&,
+                                    uint32_t, double&, CausticPhotons&) {
+  throw DeviceError(kNotBuilt);
+}
+
 CausticPhotons trace_caustic_photons_cuda(const RefractingSurface&, const Sun&, float, const PhotonParams&) {
   throw DeviceError(kNotBuilt);
 }

@@ -34,9 +34,9 @@ struct Box {
   glm::vec3 lo{INFINITY}, hi{-INFINITY};
 };
 
-Box bounds(const photon::TriangleSoup& mesh) {
+Box bounds(std::span<const glm::vec3> vertices) {
   Box b;
-  for (const glm::vec3& v : mesh.vertices) b.lo = glm::min(b.lo, v), b.hi = glm::max(b.hi, v);
+  for (const glm::vec3& v : vertices) b.lo = glm::min(b.lo, v), b.hi = glm::max(b.hi, v);
   return b;
 }
 
@@ -115,6 +115,16 @@ photon::CausticImage FrameBackend::caustics(const photon::RefractingSurface& sur
   return image;
 }
 
+FrameLight frame_light(std::span<const glm::vec3> vertices, const RefractionView& view) {
+  const Box box = bounds(vertices);
+  FrameLight light;
+  light.to_sun = towards_sun(view);
+  light.floor_y = box.lo.y - 0.01f * (box.hi.y - box.lo.y);  // just under it, so its base's caustic is on the floor
+  light.sun = aimed_sun(box, light.to_sun);
+  light.caustic_grid = caustic_grid(box, light.to_sun, light.floor_y, view.caustic_resolution);
+  return light;
+}
+
 RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const RefractionView& view,
                                   std::span<const glm::vec3> normals, const photon::Optics& optics,
                                   FrameBackend* backend) {
@@ -126,8 +136,7 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
   RefractionFrame frame;
   frame.stats.triangles = uint32_t(mesh.indices.size() / 3);
   const kdtree::TriangleKdTree tree = steps.begin_frame(mesh, normals, optics, frame.stats);
-  const Box box = bounds(mesh);
-  const float height = box.hi.y - box.lo.y;
+  const FrameLight light = frame_light(mesh.vertices, view);
   TraceScene scene;
   const KdTreeIntersector surface(tree);
   scene.surface = &surface;
@@ -135,14 +144,13 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
   scene.indices = mesh.indices;
   scene.normals = normals;
   scene.optics = &optics;
-  scene.floor_y = box.lo.y - 0.01f * height;  // just under it, so its base's caustic is on the floor
+  scene.floor_y = light.floor_y;
   scene.floor_tile = view.floor_tile;
-  scene.to_sun = towards_sun(view);
+  scene.to_sun = light.to_sun;
 
-  const photon::CausticImage caustics = steps.caustics(
-      {mesh.vertices, mesh.indices, &tree, &optics, normals}, aimed_sun(box, scene.to_sun), scene.floor_y,
-      {.photons = view.photons}, caustic_grid(box, scene.to_sun, scene.floor_y, view.caustic_resolution),
-      view.photon_neighbours, frame.stats);
+  const photon::CausticImage caustics =
+      steps.caustics({mesh.vertices, mesh.indices, &tree, &optics, normals}, light.sun, light.floor_y,
+                     {.photons = view.photons}, light.caustic_grid, view.photon_neighbours, frame.stats);
   scene.caustics = &caustics;
 
   frame.image = steps.trace(scene, view.camera, view.trace);

@@ -83,6 +83,17 @@ class FrameBackend {
   }
 };
 
+// Where render_refraction puts the floor and the sun for a mesh of `vertices` (at least one):
+// the floor just under its lowest point, the sun's parallel photons aimed at its box from the
+// view's direction, and the floor grid the caustic is estimated over (the box and its shadow).
+struct FrameLight {
+  glm::vec3 to_sun{0.0f, 1.0f, 0.0f};
+  float floor_y = 0.0f;
+  photon::Sun sun;
+  photon::FloorGrid caustic_grid;
+};
+FrameLight frame_light(std::span<const glm::vec3> vertices, const RefractionView& view);
+
 // `normals`: per-vertex shading normals (vertex_normals below) for a smooth surface, or empty
 // for flat faces; `optics`: the media the triangles separate (photon/optics.h); `backend`:
 // steps 2 and 3, the CPU's when null. InputError for an empty mesh.

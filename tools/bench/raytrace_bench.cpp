@@ -10,25 +10,32 @@
 // medians over that one frame), its SAH cost and trace time beside the per-frame build's. Where
 // a CUDA device answers, the frame wholly on it (impl meniscus-kdtree-cuda: the mesh copied over,
 // the same tree built there and traced there); where none does, a line saying it was skipped
-// and why.
+// and why. Our lines also carry the frame's caustic as the refraction scenes make it (Zhou et
+// al. §5: photons from the sun through the mesh, their kd-tree and the KNN estimate on the
+// floor, the scenes' defaults): caustic_ms in all, caustic_tree_ms of it the photon tree's
+// build, the photons stored and the caustic's mean irradiance, which the two backends share.
 #include <tbb/info.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <glm/geometric.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <glm/geometric.hpp>
-
-#include "engine/core/data_files.h"
 #include "engine/app/png_io.h"
+#include "engine/core/data_files.h"
 #include "engine/core/error.h"
+#include "engine/profile/cpu_timer.h"
 #include "sim/common/mesh_reader.h"
 #include "sim/kdtree/full_sah_kdtree.h"
 #include "sim/kdtree/triangle_kdtree.h"
+#include "sim/photon/caustic_image.h"
+#include "sim/photon/caustic_photons_cuda.h"
 #include "sim/photon/water_block.h"
+#include "sim/raytrace/refraction_frame.h"
 #include "sim/raytrace/whitted_cuda.h"
 #include "sim/raytrace/whitted_tracer.h"
 #include "tools/bench/bench_setup.h"
@@ -134,6 +141,16 @@ struct Sample {
   std::vector<double> build_ms, trace_ms;
   uint64_t hits = 0, rays = 0;
   double sah_cost = -1.0;
+  std::vector<double> caustic_ms, caustic_tree_ms;
+  uint32_t photons_stored = 0;
+  double caustic_mean = 0.0;
+
+  void add_caustic(double ms, const sim::photon::CausticImage& image, uint32_t stored) {
+    caustic_ms.push_back(ms);
+    caustic_tree_ms.push_back(image.tree_ms);
+    photons_stored = stored;
+    caustic_mean = image.mean();
+  }
 
   // One frame: its build time and its trace (the counts are the last frame's).
   void add(double build, const sim::raytrace::TraceImage& image) {
@@ -161,6 +178,13 @@ void print(const Options& o, const std::string& name, size_t triangles, const st
   json.key("rays").value(s.rays);
   json.key("mrays_per_s").value(double(s.rays) / (median(s.trace_ms) * 1e3));
   if (s.sah_cost >= 0.0) json.key("sah_cost").value(s.sah_cost);
+  if (!s.caustic_ms.empty()) {
+    json.key("caustic_ms").value(median(s.caustic_ms));
+    json.key("caustic_tree_ms").value(median(s.caustic_tree_ms));
+    json.key("photons").value(uint64_t(sim::raytrace::RefractionView{}.photons));
+    json.key("photons_stored").value(uint64_t(s.photons_stored));
+    json.key("caustic_mean").value(s.caustic_mean);
+  }
   json.end_object();
   print_line(json);
 }
@@ -221,11 +245,29 @@ void run_case(const Options& o, const std::string& name) {
     scene.surface = &kd;
     const sim::raytrace::TraceImage image = sim::raytrace::trace_image(scene, camera, params);
     ours.add(tree.stats.build_ms, image);
+    const sim::raytrace::RefractionView view;
+    const sim::raytrace::FrameLight light = sim::raytrace::frame_light(f.vertices, view);
+    const sim::photon::RefractingSurface refracting{f.vertices, f.indices, &tree, &optics};
+    const sim::photon::PhotonParams photon_params{.photons = view.photons};
+    {
+      const auto start = std::chrono::steady_clock::now();
+      const sim::photon::CausticPhotons photons =
+          sim::photon::trace_caustic_photons(refracting, light.sun, light.floor_y, photon_params);
+      const sim::photon::CausticImage caustic =
+          sim::photon::estimate_caustics(photons, light.caustic_grid, view.photon_neighbours);
+      ours.add_caustic(profile::ms_since(start), caustic, photons.stored);
+    }
     if (cuda) {
       double device_build_ms = 0.0;
       const sim::raytrace::TraceImage on_device =
           sim::raytrace::build_and_trace_cuda(scene, camera, params, device_build_ms);
       cuda->add(device_build_ms, on_device);
+      double caustic_ms = 0.0;
+      sim::photon::CausticPhotons photons;
+      const sim::photon::CausticImage caustic =
+          sim::photon::estimate_caustics_cuda(refracting, light.sun, light.floor_y, photon_params, light.caustic_grid,
+                                              view.photon_neighbours, caustic_ms, photons);
+      cuda->add_caustic(caustic_ms, caustic, photons.stored);
     }
     ours.sah_cost = tree.stats.sah_cost;
     if (frame == 0 && !o.png.empty()) write_image(image, o.png + "-" + name + ".png");

@@ -99,12 +99,22 @@ void compare_traces(const photon::OpticalMesh& scene, const std::vector<glm::vec
     sun.emit_y = 2.0f;
     const photon::RefractingSurface refracting{mesh.vertices, mesh.indices, &tree, &scene.optics, normals};
     const photon::CausticPhotons photons = photon::trace_caustic_photons(refracting, sun, floor_y, {.photons = 40000});
-    compare_photons(photons, photon::trace_caustic_photons_cuda(refracting, sun, floor_y, {.photons = 40000}), what);
+    const photon::CausticPhotons device_photons =
+        photon::trace_caustic_photons_cuda(refracting, sun, floor_y, {.photons = 40000});
+    compare_photons(photons, device_photons, what);
     const photon::FloorGrid grid{{-1.0f, -1.0f}, {1.0f, 1.0f}, floor_y, 64, 64};
     caustics = photon::estimate_caustics(photons, grid, 32);
     const photon::CausticImage on_device = photon::estimate_caustics_cuda(photons, grid, 32);
     check(on_device.k == caustics.k && on_device.irradiance == caustics.irradiance && caustics.mean() > 0.0,
           what + ": the photon tree and the estimate on the device give the CPU's caustic to the bit");
+    double ms = 0.0;
+    photon::CausticPhotons counted;
+    const photon::CausticImage whole =
+        photon::estimate_caustics_cuda(refracting, sun, floor_y, {.photons = 40000}, grid, 32, ms, counted);
+    std::printf("%s: caustic mean %.6f (CPU), %.6f (wholly on the device, %.2f ms)\n", what.c_str(), caustics.mean(),
+                whole.mean(), ms);
+    check(counted.stored == device_photons.stored && std::abs(whole.mean() - caustics.mean()) <= 1e-3 * caustics.mean(),
+          what + ": the caustic made wholly on the device is the CPU's (its photons, mean within 0.1%)");
     traced.caustics = &caustics;
     traced.to_sun = -sun.direction;
   }

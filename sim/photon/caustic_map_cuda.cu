@@ -28,17 +28,22 @@ __global__ void trace_kernel(kdtree::TriangleKdSurface surface, PhotonScene scen
   if (i < count) paths[i] = trace_photon(surface, scene, i);
 }
 
-// flag[i]: photon i is stored; flag[count] closes the scan. counts[fate] += 1.
+// flag[i]: photon i is stored; flag[count] closes the scan. counts[fate] += 1, counted in the
+// block first (one global atomic per fate and block, not per photon).
 __global__ void fate_kernel(const PhotonPath* paths, uint32_t count, uint32_t* flag, uint32_t* counts) {
+  __shared__ uint32_t block_counts[4];
+  if (threadIdx.x < 4) block_counts[threadIdx.x] = 0;
+  __syncthreads();
   const uint32_t i = blockIdx.x * kBlock + threadIdx.x;
-  if (i > count) return;
-  if (i == count) {
+  if (i < count) {
+    const PhotonFate fate = paths[i].fate;
+    flag[i] = fate == PhotonFate::kStored;
+    atomicAdd(&block_counts[uint32_t(fate)], 1u);
+  } else if (i == count) {
     flag[i] = 0;
-    return;
   }
-  const PhotonFate fate = paths[i].fate;
-  flag[i] = fate == PhotonFate::kStored;
-  atomicAdd(&counts[uint32_t(fate)], 1u);
+  __syncthreads();
+  if (threadIdx.x < 4 && block_counts[threadIdx.x] > 0) atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
 }
 
 __global__ void gather_kernel(const PhotonPath* paths, uint32_t count, const uint32_t* flag, const uint32_t* rank,

@@ -34,6 +34,18 @@ void estimate_on_device(CausticMapCuda& map, CausticImage& image, float power_pe
   image.tree_ms = ms_since(start);  // the build, waited for; the estimate is queued
 }
 
+// The photons as collect_photons counts them, their positions left on the device.
+CausticPhotons counted(const PhotonCounts& counts, const Sun& sun, uint32_t emitted) {
+  CausticPhotons photons;
+  photons.emitted = emitted;
+  photons.power_per_photon = power_per_photon(sun, emitted);
+  photons.stored = counts.stored;
+  photons.direct = counts.direct;
+  photons.escaped = counts.escaped;
+  photons.dropped = counts.dropped;
+  return photons;
+}
+
 std::vector<float> download_irradiance(const CausticMapCuda& map, const FloorGrid& grid) {
   std::vector<float> irradiance(size_t(grid.width) * grid.height);
   MENISCUS_SIM_CUDA_CHECK(
@@ -53,13 +65,7 @@ CausticImage estimate_caustics_cuda(CausticMapCuda& map, const RefractingSurface
   scene.optics = device.optics();
   const auto s = static_cast<cudaStream_t>(stream);
   const PhotonCounts counts = map.trace(device.tree(), scene, params.photons, s);
-  photons = CausticPhotons{};
-  photons.emitted = params.photons;
-  photons.power_per_photon = power_per_photon(sun, params.photons);
-  photons.stored = counts.stored;
-  photons.direct = counts.direct;
-  photons.escaped = counts.escaped;
-  photons.dropped = counts.dropped;
+  photons = counted(counts, sun, params.photons);
   CausticImage image;
   image.grid = grid;
   image.k = std::min(k, counts.stored);
@@ -94,14 +100,8 @@ CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, cons
   scene.optics = device.optics();
   CausticMapCuda map;
   const PhotonCounts counts = map.trace(device.tree(), scene, params.photons, nullptr);
-  CausticPhotons photons;
+  CausticPhotons photons = counted(counts, sun, params.photons);
   photons.positions = map.download_stored();
-  photons.emitted = params.photons;
-  photons.power_per_photon = power_per_photon(sun, params.photons);
-  photons.stored = counts.stored;
-  photons.direct = counts.direct;
-  photons.escaped = counts.escaped;
-  photons.dropped = counts.dropped;
   return photons;
 }
 

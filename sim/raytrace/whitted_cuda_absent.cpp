@@ -12,7 +12,7 @@ struct WhittedCuda::Device {};
 WhittedCuda::WhittedCuda() { throw DeviceError(kNotBuilt); }
 WhittedCuda::~WhittedCuda() = default;
 void WhittedCuda::trace(const photon::DeviceSurface&, const TraceScene&, const TraceCamera&, const TraceParams&,
-                        glm::vec4*, void*) {
+                        glm::vec4*, void*, const float*) {
   throw DeviceError(kNotBuilt);
 }
 TraceStats WhittedCuda::last_stats() const { throw DeviceError(kNotBuilt); }

@@ -24,6 +24,19 @@ void upload(DeviceArray<T>& device, const T* host, size_t count, const char* wha
   if (count) MENISCUS_SIM_CUDA_CHECK(cudaMemcpy(device.get(), host, sizeof(T) * count, cudaMemcpyHostToDevice));
 }
 
+// Points copied to the device as three coordinate arrays, as the device tree and search read them.
+struct DeviceCoordinates {
+  DeviceArray<float> axis[3];
+
+  DeviceCoordinates(std::span<const glm::vec3> points, const char* what) {
+    std::vector<float> host(points.size());
+    for (int a = 0; a < 3; ++a) {
+      for (size_t i = 0; i < points.size(); ++i) host[i] = points[i][a];
+      upload(axis[a], host.data(), host.size(), what);
+    }
+  }
+};
+
 // A host tree copied to the device, for a search.
 struct UploadedTree {
   DeviceArray<KdNode> nodes;
@@ -103,17 +116,10 @@ KdTree build_kdtree_cuda(std::span<const glm::vec3> points, const KdTreeParams& 
   KdTree tree;
   tree.k = params.k;
   if (points.empty()) return tree;
-  const size_t n = points.size();
-  std::vector<float> host[3];
-  for (int a = 0; a < 3; ++a) {
-    host[a].resize(n);
-    for (size_t i = 0; i < n; ++i) host[a][i] = points[i][a];
-  }
-  DeviceArray<float> device[3];
-  for (int a = 0; a < 3; ++a) upload(device[a], host[a].data(), n, "kdtree build (cuda): the points");
+  const DeviceCoordinates device(points, "kdtree build (cuda): the points");
   DeviceKdTree built;
-  built.build(device[0].get(), device[1].get(), device[2].get(), uint32_t(n), params.k, params.query_radius,
-              params.traversal_cost);
+  built.build(device.axis[0].get(), device.axis[1].get(), device.axis[2].get(), uint32_t(points.size()), params.k,
+              params.query_radius, params.traversal_cost);
   const std::vector<KdNode> nodes = built.download_nodes();
   const std::vector<float> x = built.download_x(), y = built.download_y(), z = built.download_z();
   const std::vector<uint32_t> ids = built.download_ids();
@@ -163,15 +169,9 @@ KnnResult knn_cuda(const KdTree& tree, std::span<const glm::vec3> queries, const
   validate_points(queries, "query");
   device_params(params, params.k);
   require_device("kdtree knn (cuda)");
-  const size_t n = queries.size();
-  std::vector<float> host[3];
-  for (int a = 0; a < 3; ++a) {
-    host[a].resize(n);
-    for (size_t i = 0; i < n; ++i) host[a][i] = queries[i][a];
-  }
-  DeviceArray<float> device[3];
-  for (int a = 0; a < 3; ++a) upload(device[a], host[a].data(), n, "kdtree knn (cuda): the queries");
-  return search(tree, params, device[0].get(), device[1].get(), device[2].get(), nullptr, nullptr, uint32_t(n));
+  const DeviceCoordinates device(queries, "kdtree knn (cuda): the queries");
+  return search(tree, params, device.axis[0].get(), device.axis[1].get(), device.axis[2].get(), nullptr, nullptr,
+                uint32_t(queries.size()));
 }
 
 }  // namespace meniscus::sim::kdtree

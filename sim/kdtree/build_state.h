@@ -38,9 +38,6 @@ void run_large_node_stage(BuildState& state);
 // holds k points at the root's density, measured in as many dimensions as its points span (a
 // sample of a surface is dense in two, not in three).
 float estimate_query_radius(const BuildState& state, uint32_t k);
-// The same from the small roots' tight boxes and point counts, in small-root order (what the
-// CUDA build hands back).
-float estimate_query_radius(const Aabb* boxes, const uint32_t* counts, size_t roots, uint32_t k);
 
 // Small-node stage (Algorithm 4 with VVH): splits each small root's subtree by exact VVH.
 void run_small_node_stage(BuildState& state, float radius, float traversal_cost);

@@ -37,24 +37,18 @@ std::vector<SmallNode> split_small_root(const BuildState& state, const BuildNode
 
 }  // namespace
 
-float estimate_query_radius(const Aabb* boxes, const uint32_t* counts, size_t roots, uint32_t k) {
-  std::vector<double> radii(roots);
-  tbb::parallel_for(size_t(0), roots, [&](size_t r) { radii[r] = small_root_radius(boxes[r], counts[r], k); });
+float estimate_query_radius(const BuildState& state, uint32_t k) {
+  // Each root's say (small_root_radius, shared with the CUDA build), then the median of those
+  // that say something, as the CUDA build takes it.
+  std::vector<double> radii(state.small_roots.size());
+  tbb::parallel_for(size_t(0), radii.size(), [&](size_t r) {
+    const BuildNode& root = state.nodes[state.small_roots[r]];
+    radii[r] = small_root_radius(root.box, root.count, k);
+  });
   radii.erase(std::remove(radii.begin(), radii.end(), -1.0), radii.end());
   if (radii.empty()) return 0.0f;
   std::nth_element(radii.begin(), radii.begin() + radii.size() / 2, radii.end());
   return float(radii[radii.size() / 2]);
-}
-
-float estimate_query_radius(const BuildState& state, uint32_t k) {
-  const size_t roots = state.small_roots.size();
-  std::vector<Aabb> boxes(roots);
-  std::vector<uint32_t> counts(roots);
-  for (size_t r = 0; r < roots; ++r) {
-    boxes[r] = state.nodes[state.small_roots[r]].box;
-    counts[r] = state.nodes[state.small_roots[r]].count;
-  }
-  return estimate_query_radius(boxes.data(), counts.data(), roots, k);
 }
 
 void run_small_node_stage(BuildState& state, float radius, float traversal_cost) {

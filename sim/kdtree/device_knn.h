@@ -29,12 +29,16 @@ struct DeviceKnnParams {
 
 // Queries on the device: query i at (x[i], y[i], z[i]), searched in the order `order` gives
 // (null: 0, 1, ...; nearby queries next to each other keep a warp's walks alike), its
-// neighbours written to row rows[i] (null: row i).
+// neighbours written to row rows[i] (null: row i). `own_points`: the queries are the tree's own
+// points, which start from the conservative R where no node on their path has a radius (other
+// queries from the farthest corner of the deepest node holding k: holding_k_radius in
+// radius_estimate.h).
 struct DeviceQueries {
   const float *x = nullptr, *y = nullptr, *z = nullptr;
   const uint32_t* order = nullptr;
   const uint32_t* rows = nullptr;
   uint32_t count = 0;
+  bool own_points = false;
 };
 
 class DeviceKnn {

@@ -73,7 +73,7 @@ DeviceKnnParams device_params(const KnnParams& params, uint32_t k) {
 
 // The queries (x, y, z on the device, in `order`, rows in `rows`) over `tree`, brought back.
 KnnResult search(const KdTree& tree, const KnnParams& params, const float* x, const float* y, const float* z,
-                 const uint32_t* order, const uint32_t* rows, uint32_t count) {
+                 const uint32_t* order, const uint32_t* rows, uint32_t count, bool own_points) {
   KnnResult result;
   const uint32_t k = std::min<uint32_t>(params.k, uint32_t(tree.size()));
   const DeviceKnnParams shape = device_params(params, k);
@@ -91,7 +91,7 @@ KnnResult search(const KdTree& tree, const KnnParams& params, const float* x, co
   indices.reserve(size_t(count) * k, "kdtree knn (cuda): the neighbours");
   distances.reserve(size_t(count) * k, "kdtree knn (cuda): the neighbours");
   start = Clock::now();
-  knn.search(device.view, {x, y, z, order, rows, count}, indices.get(), distances.get(), nullptr);
+  knn.search(device.view, {x, y, z, order, rows, count, own_points}, indices.get(), distances.get(), nullptr);
   MENISCUS_SIM_CUDA_CHECK(cudaDeviceSynchronize());
   result.stats.search_ms = ms_since(start);
   result.stats.kernels = "cuda";
@@ -162,7 +162,7 @@ KnnResult knn_all_cuda(const KdTree& tree, const KnnParams& params) {
   upload(z, tree.z.data(), tree.size(), what);
   upload(slots, order.data(), order.size(), what);
   upload(rows, tree.ids.data(), tree.size(), what);
-  return search(tree, params, x.get(), y.get(), z.get(), slots.get(), rows.get(), uint32_t(tree.size()));
+  return search(tree, params, x.get(), y.get(), z.get(), slots.get(), rows.get(), uint32_t(tree.size()), true);
 }
 
 KnnResult knn_cuda(const KdTree& tree, std::span<const glm::vec3> queries, const KnnParams& params) {
@@ -171,7 +171,7 @@ KnnResult knn_cuda(const KdTree& tree, std::span<const glm::vec3> queries, const
   require_device("kdtree knn (cuda)");
   const DeviceCoordinates device(queries, "kdtree knn (cuda): the queries");
   return search(tree, params, device.axis[0].get(), device.axis[1].get(), device.axis[2].get(), nullptr, nullptr,
-                uint32_t(queries.size()));
+                uint32_t(queries.size()), false);
 }
 
 }  // namespace meniscus::sim::kdtree

@@ -73,6 +73,20 @@ KD_HD inline float box_distance2(const float* lo, const float* hi, float x, floa
   return dx * dx + dy * dy + dz * dz;
 }
 
+// Squared distance from (x, y, z) to the box's farthest corner: a ball that large around the
+// point holds every point of the box.
+KD_HD inline float farthest_distance2(const float* lo, const float* hi, float x, float y, float z) {
+  const float q[3] = {x, y, z};
+  float d2 = 0.0f;
+  for (int a = 0; a < 3; ++a) {
+    const float below = q[a] - lo[a], above = q[a] - hi[a];
+    const float to_lo = below < 0.0f ? -below : below, to_hi = above < 0.0f ? -above : above;
+    const float d = to_lo > to_hi ? to_lo : to_hi;
+    d2 += d * d;
+  }
+  return d2;
+}
+
 // Point distances are formed from coordinate differences, never from recentred coordinates: a
 // difference of two floats is rounded once, so distances keep their relative precision at any
 // offset (1e6 included) and brute force computes the very same numbers.

@@ -45,10 +45,11 @@ void validate(const KnnParams& params) {
 }
 
 // Runs `count` queries; `query(i, xyz)` gives query i's position and `row(i)` its output row.
-// `coherent`: queries i and i + 1 are already near each other (the tree's own points in leaf
-// order), so they are not sorted first.
+// `own_points`: the queries are the tree's own points in leaf order, so queries i and i + 1 are
+// already near each other (they are not sorted first) and each is among the points.
 template <class Query, class Row>
-KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params, bool coherent, Query query, Row row) {
+KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params, bool own_points, Query query,
+                      Row row) {
   validate(params);
   KnnResult result;
   if (tree.size() == 0 || count == 0) return result;
@@ -64,7 +65,7 @@ KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params,
 
   start = Clock::now();
   std::vector<uint64_t> order;  // empty: query i is the i-th
-  if (!coherent) {
+  if (!own_points) {
     // Morton order: code in the high bits, query number in the low ones (unique keys, so the
     // unstable parallel sort gives one order).
     order.resize(count);
@@ -105,6 +106,7 @@ KnnResult run_queries(const KdTree& tree, size_t count, const KnnParams& params,
         packet.y[l] = p[1];
         packet.z[l] = p[2];
         float r0 = estimate_radius(tree, table, p[0], p[1], p[2]);
+        if (std::isinf(r0) && !own_points) r0 = holding_k_radius(tree, k, p[0], p[1], p[2]);
         if (std::isinf(r0)) r0 = table.radius;  // no bound at all: the conservative R
         packet.r0[l] = r0;
         rows_indices[l] = &result.indices[row(i) * k];

@@ -60,7 +60,23 @@ __device__ void range_search(const Tree& t, float x, float y, float z, float r2,
   }
 }
 
-// ESTIMATERADIUS (radius_estimate.h): the table's R where no node on the path has a radius.
+// holding_k_radius (radius_estimate.h): +inf where the tree holds fewer than k points.
+__device__ float holding_k_radius(const Tree& t, uint32_t k, float x, float y, float z) {
+  uint32_t i = 0, holding_k = kNoParent;
+  for (;;) {
+    const KdNode& node = t.nodes[i];
+    if (node.count < k) break;
+    holding_k = i;
+    if (node.axis == kLeafAxis) break;
+    const float q = node.axis == 0 ? x : (node.axis == 1 ? y : z);
+    i = q < node.split ? i + 1 : node.index;
+  }
+  if (holding_k == kNoParent) return kFloatMax;
+  const KdNode& n = t.nodes[holding_k];
+  return sqrtf(farthest_distance2(n.lo, n.hi, x, y, z));
+}
+
+// ESTIMATERADIUS (radius_estimate.h), +inf (kFloatMax) where no node on the path has a radius.
 __device__ float estimate(const Tree& t, float x, float y, float z) {
   float r = kFloatMax;
   uint32_t i = 0;
@@ -75,7 +91,7 @@ __device__ float estimate(const Tree& t, float x, float y, float z) {
     const float q = node.axis == 0 ? x : (node.axis == 1 ? y : z);
     i = q < node.split ? i + 1 : node.index;
   }
-  return r < kFloatMax ? r : *t.radius;
+  return r;
 }
 
 // The k nearest of (x, y, z) from r0, ordered by (distance, input index), into best_d2/best_id;
@@ -84,14 +100,7 @@ __device__ uint32_t nearest(const Tree& t, float x, float y, float z, float r0, 
                             uint32_t* best_id) {
   const uint32_t k = s.k;
   const KdNode& root = t.nodes[0];
-  float far2 = 0.0f;
-  {
-    const float q[3] = {x, y, z};
-    for (int a = 0; a < 3; ++a) {
-      const float d = fmaxf(fabsf(q[a] - root.lo[a]), fabsf(q[a] - root.hi[a]));
-      far2 += d * d;
-    }
-  }
+  const float far2 = farthest_distance2(root.lo, root.hi, x, y, z);
 
   // First round, repeated with a larger radius while it holds fewer than k points.
   float r = fmaxf(r0, 0.0f);
@@ -209,7 +218,11 @@ __global__ void search_kernel(Tree t, DeviceQueries q, SearchShape s, uint32_t* 
   const float x = q.x[i], y = q.y[i], z = q.z[i];
   float best_d2[kDeviceMaxK];
   uint32_t best_id[kDeviceMaxK];
-  const uint32_t found = nearest(t, x, y, z, estimate(t, x, y, z), s, best_d2, best_id);
+  // r0 as the CPU's run_queries takes it (knn.cpp).
+  float r0 = estimate(t, x, y, z);
+  if (r0 == kFloatMax && !q.own_points) r0 = holding_k_radius(t, s.k, x, y, z);
+  if (r0 == kFloatMax) r0 = *t.radius;
+  const uint32_t found = nearest(t, x, y, z, r0, s, best_d2, best_id);
   const size_t row = size_t(q.rows ? q.rows[i] : i) * s.k;
   for (uint32_t j = 0; j < found; ++j) {
     if (out_indices) out_indices[row + j] = best_id[j];

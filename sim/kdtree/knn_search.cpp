@@ -14,18 +14,6 @@
 namespace meniscus::sim::kdtree {
 namespace {
 
-// Squared distance from (x, y, z) to the farthest corner of the root box: a radius beyond it
-// holds every point.
-float farthest2(const KdNode& root, float x, float y, float z) {
-  float d2 = 0.0f;
-  const float q[3] = {x, y, z};
-  for (int a = 0; a < 3; ++a) {
-    const float d = std::max(std::abs(q[a] - root.lo[a]), std::abs(q[a] - root.hi[a]));
-    d2 += d * d;
-  }
-  return d2;
-}
-
 // The range search of radius sqrt(accept2) that keeps the k nearest by (squared distance, input
 // index) in scratch.best, shrinking to the k-th distance once k are found.
 void bounded_search(const KdTree& tree, float x, float y, float z, float accept2, uint32_t k, SearchScratch& s) {
@@ -88,7 +76,7 @@ float search_knn(const KdTree& tree, float x, float y, float z, float r0, uint32
   for (;;) {
     bounded_search(tree, x, y, z, widened(r), k, scratch);
     if (scratch.found >= k) break;
-    const float far2 = farthest2(root, x, y, z);
+    const float far2 = farthest_distance2(root.lo, root.hi, x, y, z);
     if (widened(r) >= far2) break;  // every point was inside: fewer than k in the tree
     // r0 held too few points: grow it, at least to reach the points' box.
     ++scratch.retries;

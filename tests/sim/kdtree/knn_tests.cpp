@@ -66,6 +66,23 @@ TEST_CASE("kdtree: KNN of arbitrary queries, inside and far outside the points, 
   }
 }
 
+// Queries on a floor grid over points that cover part of it, as a caustic's cells are: where no
+// node on a query's path has Algorithm 7's radius, the farthest corner of the deepest node
+// holding k points is its start, which holds them, so no query has to grow its radius.
+TEST_CASE("kdtree: KNN of a floor grid around sparse points needs no second range search", "[kdtree][knn]") {
+  std::vector<glm::vec3> points = test::uniform_cube(20000, 16, glm::vec3(0.0f), 1.0f);
+  for (glm::vec3& p : points) p.y = 0.0f;
+  for (size_t i = 0; i < 2000; ++i) points[i] = {2.0f * points[i].x, 0.0f, 2.0f * points[i].z + 1.0f};  // sparse
+  std::vector<glm::vec3> cells;
+  for (int z = 0; z < 60; ++z)
+    for (int x = 0; x < 60; ++x) cells.push_back({-1.0f + 0.06f * float(x), 0.0f, -1.0f + 0.06f * float(z)});
+  const KdTree tree = build_kdtree(points, KdTreeParams{.k = 48});
+  const KnnResult result = knn(tree, cells, KnnParams{.k = 48});
+  INFO("points tested " << result.stats.mean_points_tested << ", retries " << result.stats.retries);
+  CHECK(result.stats.retries == 0);
+  test::check_against_brute_force(points, cells, result, 48);
+}
+
 TEST_CASE("kdtree: KNN with duplicate points equals brute force up to ties", "[kdtree][knn]") {
   auto points = test::uniform_cube(2000, 16);
   for (size_t i = 0; i < 1500; ++i) points.push_back(points[i % 5]);  // 300 copies of 5 points

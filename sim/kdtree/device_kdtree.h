@@ -7,6 +7,7 @@
 // reads a few counts a level. C++17 (nvcc includes it); CUDA builds only.
 #include <cuda_runtime.h>
 
+#include <glm/vec3.hpp>
 #include <memory>
 #include <vector>
 
@@ -14,6 +15,33 @@
 #include "sim/kdtree/kdtree_rules.h"
 
 namespace meniscus::sim::kdtree {
+
+// Points as three coordinate arrays on the device, as the tree's build and the search read them.
+struct DeviceCoordinates {
+  DeviceArray<float> axis[3];
+
+  // Room for `count` points (at least one); the contents go where it grows.
+  void reserve(size_t count, const char* what) {
+    for (DeviceArray<float>& a : axis) a.reserve(count > 0 ? count : 1, what);
+  }
+  // `count` host points copied over.
+  void upload(const glm::vec3* points, size_t count, const char* what) {
+    reserve(count, what);
+    std::vector<float> host(count);
+    for (int a = 0; a < 3; ++a) {
+      for (size_t i = 0; i < count; ++i) host[i] = points[i][a];
+      if (count)
+        MENISCUS_SIM_CUDA_CHECK(cudaMemcpy(axis[a].get(), host.data(), count * sizeof(float), cudaMemcpyHostToDevice));
+    }
+  }
+  // The first `count` points brought back.
+  std::vector<glm::vec3> download(size_t count) const {
+    const std::vector<float> x = axis[0].download(count), y = axis[1].download(count), z = axis[2].download(count);
+    std::vector<glm::vec3> points(count);
+    for (size_t i = 0; i < count; ++i) points[i] = {x[i], y[i], z[i]};
+    return points;
+  }
+};
 
 // What a device search reads: the preorder nodes, the points in leaf order with their input
 // indices, and R.

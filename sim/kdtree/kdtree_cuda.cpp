@@ -24,19 +24,6 @@ void upload(DeviceArray<T>& device, const T* host, size_t count, const char* wha
   if (count) MENISCUS_SIM_CUDA_CHECK(cudaMemcpy(device.get(), host, sizeof(T) * count, cudaMemcpyHostToDevice));
 }
 
-// Points copied to the device as three coordinate arrays, as the device tree and search read them.
-struct DeviceCoordinates {
-  DeviceArray<float> axis[3];
-
-  DeviceCoordinates(std::span<const glm::vec3> points, const char* what) {
-    std::vector<float> host(points.size());
-    for (int a = 0; a < 3; ++a) {
-      for (size_t i = 0; i < points.size(); ++i) host[i] = points[i][a];
-      upload(axis[a], host.data(), host.size(), what);
-    }
-  }
-};
-
 // A host tree copied to the device, for a search.
 struct UploadedTree {
   DeviceArray<KdNode> nodes;
@@ -116,7 +103,8 @@ KdTree build_kdtree_cuda(std::span<const glm::vec3> points, const KdTreeParams& 
   KdTree tree;
   tree.k = params.k;
   if (points.empty()) return tree;
-  const DeviceCoordinates device(points, "kdtree build (cuda): the points");
+  DeviceCoordinates device;
+  device.upload(points.data(), points.size(), "kdtree build (cuda): the points");
   DeviceKdTree built;
   built.build(device.axis[0].get(), device.axis[1].get(), device.axis[2].get(), uint32_t(points.size()), params.k,
               params.query_radius, params.traversal_cost);
@@ -169,7 +157,8 @@ KnnResult knn_cuda(const KdTree& tree, std::span<const glm::vec3> queries, const
   validate_points(queries, "query");
   device_params(params, params.k);
   require_device("kdtree knn (cuda)");
-  const DeviceCoordinates device(queries, "kdtree knn (cuda): the queries");
+  DeviceCoordinates device;
+  device.upload(queries.data(), queries.size(), "kdtree knn (cuda): the queries");
   return search(tree, params, device.axis[0].get(), device.axis[1].get(), device.axis[2].get(), nullptr, nullptr,
                 uint32_t(queries.size()), false);
 }

@@ -11,7 +11,7 @@ namespace meniscus::sim::photon {
 struct CausticMapCuda::Device {
   DeviceArray<PhotonPath> paths;
   DeviceArray<uint32_t> stored_flag, stored_rank, counts;
-  DeviceArray<float> x, y, z;  // the stored landings, in photon order
+  kdtree::DeviceCoordinates landings;  // the stored ones, in photon order
   uint32_t stored = 0;
   kdtree::DeviceKdTree tree;
   kdtree::DeviceKnn knn;
@@ -103,30 +103,17 @@ PhotonCounts CausticMapCuda::trace(const kdtree::TriangleKdView& tree, const Pho
                 uint32_t(PhotonFate::kEscaped) == 2 && uint32_t(PhotonFate::kDropped) == 3);
   out = {counts[0], counts[1], counts[2], counts[3]};
   d.stored = out.stored;
-  const size_t room = std::max<size_t>(d.stored, 1);
-  d.x.reserve(room, "caustic (cuda): the stored photons");
-  d.y.reserve(room, "caustic (cuda): the stored photons");
-  d.z.reserve(room, "caustic (cuda): the stored photons");
+  d.landings.reserve(d.stored, "caustic (cuda): the stored photons");
   launch<gather_kernel>({blocks_for(count, kBlock), kBlock, 0, stream}, d.paths.get(), count, d.stored_flag.get(),
-                        d.stored_rank.get(), d.x.get(), d.y.get(), d.z.get());
+                        d.stored_rank.get(), d.landings.axis[0].get(), d.landings.axis[1].get(),
+                        d.landings.axis[2].get());
   MENISCUS_SIM_CUDA_CHECK(cudaGetLastError());
   return out;
 }
 
 void CausticMapCuda::store(const glm::vec3* landings, uint32_t count) {
-  Device& d = *d_;
-  d.stored = count;
-  const size_t room = std::max<size_t>(count, 1);
-  d.x.reserve(room, "caustic (cuda): the stored photons");
-  d.y.reserve(room, "caustic (cuda): the stored photons");
-  d.z.reserve(room, "caustic (cuda): the stored photons");
-  std::vector<float> axis(count);
-  float* device[3] = {d.x.get(), d.y.get(), d.z.get()};
-  for (int a = 0; a < 3; ++a) {
-    for (uint32_t i = 0; i < count; ++i) axis[i] = landings[i][a];
-    if (count)
-      MENISCUS_SIM_CUDA_CHECK(cudaMemcpy(device[a], axis.data(), count * sizeof(float), cudaMemcpyHostToDevice));
-  }
+  d_->stored = count;
+  d_->landings.upload(landings, count, "caustic (cuda): the stored photons");
 }
 
 void CausticMapCuda::estimate(const FloorGrid& grid, float energy, const kdtree::DeviceKnnParams& knn,
@@ -139,7 +126,8 @@ void CausticMapCuda::estimate(const FloorGrid& grid, float energy, const kdtree:
     return;
   }
   MENISCUS_SIM_CUDA_CHECK(cudaStreamSynchronize(stream));  // the gather, before the build reads it
-  d.tree.build(d.x.get(), d.y.get(), d.z.get(), d.stored, knn.k, 0.0f, traversal_cost);
+  d.tree.build(d.landings.axis[0].get(), d.landings.axis[1].get(), d.landings.axis[2].get(), d.stored, knn.k, 0.0f,
+               traversal_cost);
   d.knn.prepare(d.tree.view(), knn, stream);
   d.centre_x.reserve(cells, "caustic (cuda): the cell centres");
   d.centre_y.reserve(cells, "caustic (cuda): the cell centres");
@@ -163,12 +151,6 @@ const float* CausticMapCuda::irradiance() const { return d_->irradiance.get(); }
 
 const kdtree::DeviceKdTree& CausticMapCuda::tree() const { return d_->tree; }
 
-std::vector<glm::vec3> CausticMapCuda::download_stored() const {
-  const Device& d = *d_;
-  const std::vector<float> x = d.x.download(d.stored), y = d.y.download(d.stored), z = d.z.download(d.stored);
-  std::vector<glm::vec3> landings(d.stored);
-  for (uint32_t i = 0; i < d.stored; ++i) landings[i] = {x[i], y[i], z[i]};
-  return landings;
-}
+std::vector<glm::vec3> CausticMapCuda::download_stored() const { return d_->landings.download(d_->stored); }
 
 }  // namespace meniscus::sim::photon

@@ -34,6 +34,13 @@ void estimate_on_device(CausticMapCuda& map, CausticImage& image, float power_pe
   image.tree_ms = ms_since(start);  // the build, waited for; the estimate is queued
 }
 
+// The photons' scene reading the surface's device copy.
+void read_from(PhotonScene& scene, const DeviceSurface& device) {
+  scene.indices = device.indices();
+  scene.normals = device.normals();
+  scene.optics = device.optics();
+}
+
 // The photons as collect_photons counts them, their positions left on the device.
 CausticPhotons counted(const PhotonCounts& counts, const Sun& sun, uint32_t emitted) {
   CausticPhotons photons;
@@ -60,9 +67,7 @@ CausticImage estimate_caustics_cuda(CausticMapCuda& map, const RefractingSurface
                                     uint32_t k, void* stream, CausticPhotons& photons) {
   PhotonScene scene = prepare_photons(surface, sun, floor_y, params);
   validate_device_request(grid, k);
-  scene.indices = device.indices();
-  scene.normals = device.normals();
-  scene.optics = device.optics();
+  read_from(scene, device);
   const auto s = static_cast<cudaStream_t>(stream);
   const PhotonCounts counts = map.trace(device.tree(), scene, params.photons, s);
   photons = counted(counts, sun, params.photons);
@@ -95,9 +100,7 @@ CausticPhotons trace_caustic_photons_cuda(const RefractingSurface& surface, cons
   PhotonScene scene = prepare_photons(surface, sun, floor_y, params);  // bad input before any copy
   DeviceSurface device;
   device.upload(*surface.tree, surface.indices, surface.normals, *surface.optics, nullptr);
-  scene.indices = device.indices();
-  scene.normals = device.normals();
-  scene.optics = device.optics();
+  read_from(scene, device);
   CausticMapCuda map;
   const PhotonCounts counts = map.trace(device.tree(), scene, params.photons, nullptr);
   CausticPhotons photons = counted(counts, sun, params.photons);

@@ -57,8 +57,12 @@ struct Pending {
 // loses the hit.
 constexpr float kRelativeSlack = 1e-5f;
 
-MENISCUS_HD inline bool beyond(float t_split, float t1) { return t_split > t1 + kRelativeSlack * std::abs(t1); }
-MENISCUS_HD inline bool before(float t_split, float t0) { return t_split < t0 - kRelativeSlack * std::abs(t0); }
+// The interval [t0, t1] widened by that slack, for the comparisons with a split's t.
+struct WideInterval {
+  float t0, t1;
+  MENISCUS_HD WideInterval(float t_min, float t_max)
+      : t0(t_min - kRelativeSlack * std::abs(t_min)), t1(t_max + kRelativeSlack * std::abs(t_max)) {}
+};
 
 // The parametric interval in which `ray` crosses the box [lo, hi] (slab test), the box grown by
 // the same relative slack; false when it misses it or only before t_min / after t_max.
@@ -140,42 +144,56 @@ MENISCUS_HD bool test_leaf(const TriangleKdView& tree, const TriangleKdNode& lea
 
 }  // namespace traversal
 
-// §4's stack-based traversal: at an interior node the child on the ray's origin side is near;
-// the far child is visited only when the ray reaches the split inside the node's interval. A
-// leaf's hit ends the walk when it lies within that leaf's interval: any later leaf is further.
-// kAny: the first hit found (shadow rays).
+// §4's stack-based traversal: the near child is the one the ray enters first (the lower one
+// when it heads up the split's axis); the far child is visited only when the ray reaches the
+// split inside the node's interval. A leaf's hit ends the walk when it lies within that leaf's
+// interval: any later leaf is further. kAny: the first hit found (shadow rays).
+//
+// An interior node is decided without branches (selects only): which child comes next is as
+// good as random, and mispredicted branches cost more than the node's arithmetic. The far
+// child is always written above the stack's top, and kept by moving the top only when the
+// ray crosses the split. A ray running in the split's plane (direction 0 on its axis, origin
+// on it) gets a NaN t and visits both children over its whole interval: a triangle touching
+// the plane from either side may be hit.
 template <bool kAny>
 MENISCUS_HD RayHit traverse(const TriangleKdView& tree, const Ray& ray) {
   using namespace traversal;
   RayHit best;
   float t0, t1;
   if (!tree.nodes || !clip_to_box(ray, tree.lo, tree.hi, t0, t1)) return best;
+  // The depth is at most 64 (validate_triangle_kd_params), and each node on the current path
+  // holds at most one pending far child, so the top never passes 64.
   Pending stack[kStackSize];
   int top = 0;
   uint32_t node = 0;
-  const glm::vec3 inverse = 1.0f / ray.direction;  // a multiply per node instead of a divide
+  // Plain arrays: glm's vec3[axis] is a switch over the components, a branch per node.
+  const float origin[3] = {ray.origin.x, ray.origin.y, ray.origin.z};
+  const float inverse[3] = {1.0f / ray.direction.x, 1.0f / ray.direction.y,
+                            1.0f / ray.direction.z};  // a multiply per node instead of a divide
+  // Bit a: the ray heads down axis a (-0 included, so that near and far agree with the sign
+  // of the infinite inverse), and the right child is near.
+  const uint32_t downward = uint32_t(std::signbit(ray.direction.x)) | uint32_t(std::signbit(ray.direction.y)) << 1 |
+                            uint32_t(std::signbit(ray.direction.z)) << 2;
+  WideInterval wide(t0, t1);
   for (;;) {
-    const TriangleKdNode& n = tree.nodes[node];
+    const TriangleKdNode n = tree.nodes[node];
     if (!n.is_leaf()) {
-      const int axis = int(n.axis());
-      const float split = n.split(), origin = ray.origin[axis], direction = ray.direction[axis];
-      const float t_split = (split - origin) * inverse[axis];
-      // The near side holds the origin; a ray starting on the plane is near to where it heads.
-      const bool left_first = origin < split || (origin == split && direction <= 0.0f);
-      const uint32_t right = n.right_or_first();
-      const uint32_t near = left_first ? node + 1 : right, far = left_first ? right : node + 1;
-      if (direction == 0.0f && origin == split) {
-        // The ray runs in the plane: a triangle touching it from either side may be hit.
-        if (top < kStackSize) stack[top++] = {far, t0, t1};
+      const uint32_t axis = n.axis();
+      const float t_split = (n.split() - origin[axis]) * inverse[axis];
+      const bool right_near = (downward >> axis) & 1u;
+      const uint32_t near = right_near ? n.right_or_first() : node + 1;
+      const uint32_t far = right_near ? node + 1 : n.right_or_first();
+      if (t_split > wide.t1) {  // the ray leaves the node before the split
         node = near;
-      } else if (std::isnan(t_split) || beyond(t_split, t1) || t_split <= 0.0f) {
-        node = near;  // the ray stays on the near side within this node (it only leaves the plane there)
-      } else if (before(t_split, t0)) {
+      } else if (t_split < wide.t0) {  // it meets the split before entering the node
         node = far;
       } else {
-        if (top < kStackSize) stack[top++] = {far, t_split < t1 ? t_split : t1, t1};
+        // Both children: the far one from the split on, the near one up to it. NaN (in the
+        // plane) fails every comparison, and gives both the whole interval.
+        stack[top++] = {far, t_split > t0 ? (t_split < t1 ? t_split : t1) : t0, t1};
         node = near;
-        t1 = t_split > t0 ? t_split : t0;
+        t1 = t_split < t1 ? (t_split > t0 ? t_split : t0) : t1;
+        wide = WideInterval(t0, t1);
       }
       continue;
     }
@@ -190,6 +208,7 @@ MENISCUS_HD RayHit traverse(const TriangleKdView& tree, const Ray& ray) {
     t0 = p.t_min;
     t1 = p.t_max;
     if (best.hit() && best.t < t0) return best;  // nothing beyond can be closer
+    wide = WideInterval(t0, t1);
   }
 }
 

@@ -86,7 +86,7 @@ class FullSahBuilder {
 
   uint32_t build(SahNode node) {
     const uint32_t id = uint32_t(nodes.size());
-    nodes.push_back({node.box});
+    nodes.emplace_back();
     const Split split =
         node.depth < params_.max_depth && !node.triangles.empty() ? best_split(node, params_.traversal_cost) : Split{};
     if (!(split.cost < float(node.triangles.size()))) {  // the leaf is as cheap: SAH_0 = its count

@@ -1,7 +1,8 @@
-// build_triangle_kdtree (triangle_kdtree.h): the large-node stage level by level, each level's
-// nodes in parallel; the small-node stage per small root in parallel; then preorder output.
-// Every decision depends on the node alone, and children are numbered after each parallel
-// step in node order, so the tree does not depend on the thread count.
+// build_triangle_kdtree (triangle_kdtree.h): the large-node stage level by level
+// (large_triangle_stage.h); the small-node stage per small root in parallel, each subtree
+// written in preorder on its own; then the preorder tree: the large stage's nodes walked once,
+// each subtree copied in parallel to the place the walk gave it. Every decision depends on the
+// node alone, so the tree does not depend on the thread count.
 #include "sim/kdtree/triangle_kdtree.h"
 
 #include <tbb/parallel_for.h>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "engine/core/error.h"
+#include "sim/kdtree/large_triangle_stage.h"
 #include "sim/kdtree/small_triangle_root.h"
 #include "sim/kdtree/triangle_build_rules.h"
 #include "sim/kdtree/triangle_kdtree_build.h"
@@ -21,90 +23,115 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A node of the large-node stage: its triangles with their boxes clipped to it.
-struct LargeNode {
-  uint32_t id = 0;  // in the build's node vector
-  uint32_t depth = 0;
-  std::vector<uint32_t> triangles;
-  std::vector<Box> clipped;
+// A small root's subtree in preorder with indices of its own: an interior node's right child
+// counts from the subtree's first node, a leaf's first entry from its first leaf entry.
+struct Subtree {
+  std::vector<TriangleKdNode> nodes;
+  std::vector<uint32_t> leaf_triangles;
 };
 
-// Where a large node goes: a leaf, or a split into two child nodes (their triangles clipped).
-struct LargeSplit {
-  LargeTriangleSplit rule;
-  LargeNode left, right;
-};
-
-// One split of a large node (Algorithm 2, triangle_build_rules.h).
-LargeSplit split_large(const LargeNode& node, const Box& box, const std::vector<TriangleCorners>& corners,
-                       const TriangleKdParams& params) {
-  Box tight = node.clipped[0];
-  for (const Box& b : node.clipped) tight.grow(b);
-  LargeSplit out{choose_large_triangle_split(tight, box, node.depth, params)};
-  if (out.rule.leaf) return out;
-  out.left.depth = out.right.depth = node.depth + 1;
-  const size_t n = node.triangles.size();
-  for (LargeNode* child : {&out.left, &out.right}) {  // at most all of them each: no regrowth
-    child->triangles.reserve(n);
-    child->clipped.reserve(n);
-  }
-  for (size_t i = 0; i < node.triangles.size(); ++i) {
-    const uint32_t t = node.triangles[i];
-    const TriangleSides sides = classify_triangle(corners[t], node.clipped[i], out.rule);
-    if (sides.left) {
-      out.left.triangles.push_back(t);
-      out.left.clipped.push_back(sides.left_box);
-    }
-    if (sides.right) {
-      out.right.triangles.push_back(t);
-      out.right.clipped.push_back(sides.right_box);
-    }
-  }
-  if (split_gains_nothing(out.rule, uint32_t(n), uint32_t(out.left.triangles.size()),
-                          uint32_t(out.right.triangles.size())))
-    out.rule.leaf = true;
-  return out;
-}
-
-// The small-node stage's subtree as build nodes, numbered in preorder from 0 (the small root).
+// What SmallTriangleRoot::split writes through (small_triangle_root.h).
 class SubtreeSink {
  public:
-  explicit SubtreeSink(const std::vector<uint32_t>& triangles) : triangles_(triangles) {}
+  SubtreeSink(const uint32_t* triangles, Subtree& out) : triangles_(triangles), out_(out) {}
 
   uint32_t interior(uint32_t axis, float split) {
-    nodes.push_back({});
-    TriangleBuildNode& n = nodes.back();
-    n.axis = axis;
-    n.split = split;
-    n.left = uint32_t(nodes.size());
-    return uint32_t(nodes.size() - 1);
+    out_.nodes.push_back(TriangleKdNode::interior(axis, split, 0));  // its right child comes later
+    return uint32_t(out_.nodes.size() - 1);
   }
   uint32_t leaf(uint64_t set) {
-    nodes.push_back({});
+    const uint32_t first = uint32_t(out_.leaf_triangles.size());
     // The root's triangles ascend by id, and so do a mask's bits.
-    for (uint64_t bits = set; bits; bits &= bits - 1) nodes.back().triangles.push_back(triangles_[lowest_bit64(bits)]);
-    return uint32_t(nodes.size() - 1);
+    for (uint64_t bits = set; bits; bits &= bits - 1) out_.leaf_triangles.push_back(triangles_[lowest_bit64(bits)]);
+    out_.nodes.push_back(TriangleKdNode::leaf(first, uint32_t(out_.leaf_triangles.size()) - first));
+    return uint32_t(out_.nodes.size() - 1);
   }
-  void right_child(uint32_t parent, uint32_t child) { nodes[parent].right = child; }
-
-  std::vector<TriangleBuildNode> nodes;
+  void right_child(uint32_t parent, uint32_t child) {
+    const TriangleKdNode n = out_.nodes[parent];
+    out_.nodes[parent] = TriangleKdNode::interior(n.axis(), n.split(), child);
+  }
 
  private:
-  const std::vector<uint32_t>& triangles_;
+  const uint32_t* triangles_;
+  Subtree& out_;
 };
 
-std::vector<TriangleBuildNode> split_small_root(const LargeNode& root, const Box& box, const TriangleKdParams& params) {
+Subtree split_small_root(const LargeStage& large, const LargeStageNode& root, const TriangleKdParams& params) {
   SmallTriangleRoot small;
-  small.n = uint32_t(root.triangles.size());
+  small.n = root.count;
+  const Box* clipped = large.small_clipped.data() + root.first;
   for (uint32_t axis = 0; axis < 3; ++axis)
     for (uint32_t i = 0; i < small.n; ++i)
-      small.lo[axis][i] = root.clipped[i].lo[axis], small.hi[axis][i] = root.clipped[i].hi[axis];
+      small.lo[axis][i] = clipped[i].lo[axis], small.hi[axis][i] = clipped[i].hi[axis];
   small.prepare();
-  SubtreeSink sink(root.triangles);
-  small.split(box, root.depth, params, sink);
-  sink.nodes[0].box = box;  // the other nodes' boxes are read from the splits (add_preorder_stats)
-  return std::move(sink.nodes);
+  Subtree subtree;
+  SubtreeSink sink(large.small_triangles.data() + root.first, subtree);
+  small.split(root.box, root.depth, params, sink);
+  return subtree;
 }
+
+// The preorder tree: the large stage's nodes written by a walk, each small root's subtree
+// placed where the walk reaches it and copied there afterwards, all subtrees in parallel.
+class PreorderAssembly {
+ public:
+  PreorderAssembly(const LargeStage& large, const std::vector<Subtree>& subtrees, TriangleKdTree& tree)
+      : large_(large), subtrees_(subtrees), tree_(tree), subtree_of_(large.nodes.size()) {
+    for (uint32_t k = 0; k < large.small_roots.size(); ++k) subtree_of_[large.small_roots[k]] = k;
+  }
+
+  void write() {
+    size_t nodes = 0, entries = large_.leaf_triangles.size();
+    for (const LargeStageNode& n : large_.nodes) nodes += n.kind != LargeStageNode::Kind::kSmallRoot;
+    for (const Subtree& s : subtrees_) nodes += s.nodes.size(), entries += s.leaf_triangles.size();
+    if (nodes > TriangleKdNode::kMaxIndex || entries > TriangleKdNode::kMaxIndex) throw_tree_too_large();
+    tree_.nodes.resize(nodes);
+    tree_.leaf_triangles.resize(entries);
+    place_.resize(subtrees_.size());
+    walk(0);
+    tbb::parallel_for(size_t(0), subtrees_.size(), [&](size_t k) { copy(subtrees_[k], place_[k]); });
+  }
+
+ private:
+  struct Place {
+    uint32_t node = 0, entry = 0;  // the subtree's first node and first leaf entry in the tree
+  };
+
+  void walk(uint32_t id) {
+    const LargeStageNode& b = large_.nodes[id];
+    if (b.kind == LargeStageNode::Kind::kSmallRoot) {
+      const Subtree& s = subtrees_[subtree_of_[id]];
+      place_[subtree_of_[id]] = {node_, entry_};
+      node_ += uint32_t(s.nodes.size());
+      entry_ += uint32_t(s.leaf_triangles.size());
+    } else if (b.kind == LargeStageNode::Kind::kLeaf) {
+      tree_.nodes[node_++] = TriangleKdNode::leaf(entry_, b.count);
+      std::copy_n(large_.leaf_triangles.begin() + b.first, b.count, tree_.leaf_triangles.begin() + entry_);
+      entry_ += b.count;
+    } else {
+      const uint32_t at = node_++;
+      walk(b.left);
+      tree_.nodes[at] = TriangleKdNode::interior(b.axis, b.split, node_);
+      walk(b.right);
+    }
+  }
+
+  void copy(const Subtree& s, const Place& p) {
+    for (size_t k = 0; k < s.nodes.size(); ++k) {
+      const TriangleKdNode n = s.nodes[k];
+      tree_.nodes[p.node + k] = n.is_leaf()
+                                    ? TriangleKdNode::leaf(p.entry + n.right_or_first(), n.count())
+                                    : TriangleKdNode::interior(n.axis(), n.split(), p.node + n.right_or_first());
+    }
+    std::copy(s.leaf_triangles.begin(), s.leaf_triangles.end(), tree_.leaf_triangles.begin() + p.entry);
+  }
+
+  const LargeStage& large_;
+  const std::vector<Subtree>& subtrees_;
+  TriangleKdTree& tree_;
+  std::vector<uint32_t> subtree_of_;  // by large-stage node: its subtree, for small roots
+  std::vector<Place> place_;
+  uint32_t node_ = 0, entry_ = 0;
+};
 
 }  // namespace
 
@@ -112,75 +139,25 @@ TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::s
                                      const TriangleKdParams& params) {
   validate_triangle_kd_params(params);
   const Clock::time_point start = Clock::now();
-  TriangleInput input = gather_triangles(vertices, indices);
+  const TriangleInput input = gather_triangles(vertices, indices);
   TriangleKdTree tree;
   tree.stats.skipped = input.skipped;
   tree.stats.triangles = uint32_t(input.usable.size());
   if (input.usable.empty()) return tree;
-  const std::vector<TriangleCorners>& corners = input.corners;
-  const Box root_box = input.bounds;
-  LargeNode root;
-  root.triangles = input.usable;
-  root.clipped = input.boxes;
 
-  std::vector<TriangleBuildNode> build{{root_box}};
-  std::vector<LargeNode> active, small;
-  (root.triangles.size() > params.large_node_triangles ? active : small).push_back(std::move(root));
-
-  // Large-node stage, a level at a time.
-  while (!active.empty()) {
-    ++tree.stats.large_levels;
-    std::vector<LargeSplit> splits(active.size());
-    tbb::parallel_for(size_t(0), active.size(), [&](size_t i) {
-      splits[i] = split_large(active[i], build[active[i].id].box, corners, params);
-    });
-    std::vector<LargeNode> next;
-    for (size_t i = 0; i < active.size(); ++i) {
-      LargeSplit& s = splits[i];
-      const uint32_t parent = active[i].id;
-      if (s.rule.leaf) {  // a node's triangles ascend by id, as the input's usable ones do
-        build[parent].triangles = std::move(active[i].triangles);
-        continue;
-      }
-      s.left.id = uint32_t(build.size());
-      s.right.id = s.left.id + 1;
-      build[parent].axis = s.rule.axis;
-      build[parent].split = s.rule.split;
-      build[parent].left = s.left.id;
-      build[parent].right = s.right.id;
-      build.push_back({s.rule.left_box});
-      build.push_back({s.rule.right_box});
-      for (LargeNode* child : {&s.left, &s.right}) {
-        if (child->triangles.empty()) continue;  // an empty leaf
-        (child->triangles.size() > params.large_node_triangles ? next : small).push_back(std::move(*child));
-      }
-    }
-    active = std::move(next);
-  }
-
-  // Small-node stage, each small root's subtree on its own.
-  tree.stats.small_roots = uint32_t(small.size());
-  std::vector<std::vector<TriangleBuildNode>> subtrees(small.size());
-  tbb::parallel_for(size_t(0), small.size(),
-                    [&](size_t i) { subtrees[i] = split_small_root(small[i], build[small[i].id].box, params); });
-  // Each subtree's root replaces its small root's node; the rest is appended, subtree after
-  // subtree, re-indexed: subtree i's node k > 0 lands at first[i] + k - 1.
-  std::vector<size_t> first(small.size() + 1, build.size());
-  for (size_t i = 0; i < small.size(); ++i) first[i + 1] = first[i] + subtrees[i].size() - 1;
-  build.resize(first.back());
-  tbb::parallel_for(size_t(0), small.size(), [&](size_t i) {
-    std::vector<TriangleBuildNode>& sub = subtrees[i];
-    const uint32_t base = uint32_t(first[i]) - 1;
-    for (TriangleBuildNode& n : sub)
-      if (n.axis != kTriangleLeaf) {  // children are never the subtree's root (index 0)
-        n.left += base;
-        n.right += base;
-      }
-    build[small[i].id] = std::move(sub[0]);
-    std::move(sub.begin() + 1, sub.end(), build.begin() + std::ptrdiff_t(first[i]));
+  const LargeStage large = run_large_stage(input, params);
+  tree.stats.large_levels = large.levels;
+  tree.stats.small_roots = uint32_t(large.small_roots.size());
+  std::vector<Subtree> subtrees(large.small_roots.size());
+  tbb::parallel_for(size_t(0), subtrees.size(), [&](size_t k) {
+    subtrees[k] = split_small_root(large, large.nodes[large.small_roots[k]], params);
   });
 
-  write_tree(build, input, params.traversal_cost, tree);
+  tree.lo = input.bounds.lo;
+  tree.hi = input.bounds.hi;
+  PreorderAssembly(large, subtrees, tree).write();
+  add_preorder_stats(tree, params.traversal_cost);
+  write_leaf_geometry(input, tree);
   tree.stats.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return tree;
 }

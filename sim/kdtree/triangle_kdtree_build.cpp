@@ -146,6 +146,10 @@ void write_tree(const std::vector<TriangleBuildNode>& build, const TriangleInput
   tree.leaf_triangles.reserve(entries);
   PreorderWriter(build, tree).write(0);
   add_preorder_stats(tree, traversal_cost);
+  write_leaf_geometry(input, tree);
+}
+
+void write_leaf_geometry(const TriangleInput& input, TriangleKdTree& tree) {
   tree.leaf_geometry.resize(tree.leaf_triangles.size());
   tbb::parallel_for(tbb::blocked_range<size_t>(0, tree.leaf_triangles.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t k = r.begin(); k != r.end(); ++k) {

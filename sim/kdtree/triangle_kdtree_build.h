@@ -13,9 +13,8 @@
 
 namespace meniscus::sim::kdtree {
 
-// The tree while it is built: children by index into the build's node vector.
+// A tree while it is built (the full-SAH build's): children by index into its node vector.
 struct TriangleBuildNode {
-  Box box;  // set where a builder needs it: the large-stage nodes', for their splits and small roots
   uint32_t axis = kTriangleLeaf;
   float split = 0.0f;
   uint32_t left = 0, right = 0;
@@ -43,5 +42,8 @@ void add_preorder_stats(TriangleKdTree& tree, float traversal_cost);
 // geometry, box and statistics (but not build_ms or the counts the builder knows).
 void write_tree(const std::vector<TriangleBuildNode>& build, const TriangleInput& input, float traversal_cost,
                 TriangleKdTree& tree);
+
+// The tree's leaf_geometry from its leaf_triangles: each entry's corner and edges.
+void write_leaf_geometry(const TriangleInput& input, TriangleKdTree& tree);
 
 }  // namespace meniscus::sim::kdtree

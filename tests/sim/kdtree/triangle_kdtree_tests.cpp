@@ -156,6 +156,26 @@ TEST_CASE("triangle kd-tree: a random soup's tree holds every triangle where it 
   CHECK(a.mismatched == 0);
 }
 
+TEST_CASE(
+    "triangle kd-tree: a large node of coincident triangles becomes a leaf, and its neighbours' subtrees stay whole",
+    "[kdtree][triangles]") {
+  // 200 copies of one triangle in a soup: every median split of the copies' node sends all of
+  // them to both sides, gains nothing, and makes the node a leaf, while the rest of its level
+  // splits on in the same passes.
+  Mesh mesh = random_soup(3000, 11);
+  const uint32_t first = uint32_t(mesh.vertices.size());
+  mesh.vertices.insert(mesh.vertices.end(), {{0.1f, 0.1f, 0.1f}, {0.3f, 0.1f, 0.1f}, {0.1f, 0.3f, 0.2f}});
+  for (int copy = 0; copy < 200; ++copy) mesh.indices.insert(mesh.indices.end(), {first, first + 1, first + 2});
+  const TriangleKdTree tree = build_triangle_kdtree(mesh.vertices, mesh.indices);
+  check_tree(mesh, tree);
+  uint32_t largest_leaf = 0;
+  for (const TriangleKdNode& n : tree.nodes)
+    if (n.is_leaf()) largest_leaf = std::max(largest_leaf, n.count());
+  CHECK(largest_leaf >= 200);  // the copies' leaf
+  const Agreement a = compare_with_brute_force(mesh, tree, 64);
+  CHECK(a.mismatched == 0);
+}
+
 TEST_CASE("triangle kd-tree: a wall lying flat in an empty-space cut's plane goes to the non-empty side",
           "[kdtree][triangles]") {
   // A 16 x 16 grid of quads in the plane z = 1 (a tank's wall), and one small triangle near z = 0

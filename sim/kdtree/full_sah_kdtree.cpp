@@ -140,7 +140,8 @@ TriangleKdTree build_full_sah_kdtree(std::span<const glm::vec3> vertices, std::s
   if (!(params.traversal_cost >= 0.0f && std::isfinite(params.traversal_cost)))
     throw InputError("triangle kd-tree: traversal_cost must be finite and >= 0");
   const auto start = std::chrono::steady_clock::now();
-  const TriangleInput input = gather_triangles(vertices, indices);
+  TriangleInput input;
+  gather_triangles(vertices, indices, input);
   TriangleKdTree tree;
   tree.stats.skipped = input.skipped;
   tree.stats.triangles = uint32_t(input.usable.size());

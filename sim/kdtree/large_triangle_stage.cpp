@@ -14,12 +14,6 @@ namespace {
 
 constexpr uint32_t kChunk = 4096;
 
-// A level's triangles, node after node.
-struct Entries {
-  std::vector<uint32_t> triangles;
-  std::vector<Box> clipped;
-};
-
 Box empty_box() { return {glm::vec3(INFINITY), glm::vec3(-INFINITY)}; }
 
 // A node of the level: its triangles [begin, end) in the level's entries and their tight box;
@@ -52,7 +46,7 @@ class LevelSplitter {
 
   // Splits the level's nodes (their triangles in `entries`); returns the next level's, whose
   // triangles are then in `next`.
-  std::vector<LevelNode> split(const std::vector<LevelNode>& level, const Entries& entries, Entries& next) {
+  std::vector<LevelNode> split(const std::vector<LevelNode>& level, const LevelEntries& entries, LevelEntries& next) {
     std::vector<LargeTriangleSplit> rules(level.size());
     std::vector<Chunk> chunks;
     std::vector<size_t> first_chunk(level.size() + 1);
@@ -138,7 +132,7 @@ class LevelSplitter {
   }
 
  private:
-  void count(Chunk& chunk, const LargeTriangleSplit& rule, const Entries& entries) const {
+  void count(Chunk& chunk, const LargeTriangleSplit& rule, const LevelEntries& entries) const {
     for (uint32_t i = chunk.begin; i < chunk.end; ++i) {
       const TriangleSides sides = classify_triangle(corners_[entries.triangles[i]], entries.clipped[i], rule);
       chunk.count[0] += sides.left;
@@ -146,7 +140,7 @@ class LevelSplitter {
     }
   }
 
-  void scatter(Chunk& chunk, const LargeTriangleSplit& rule, const Entries& entries, Entries& next) const {
+  void scatter(Chunk& chunk, const LargeTriangleSplit& rule, const LevelEntries& entries, LevelEntries& next) const {
     uint32_t* triangles[2];
     Box* clipped[2];
     for (int side = 0; side < 2; ++side) {
@@ -171,7 +165,7 @@ class LevelSplitter {
   }
 
   // A large-stage leaf of the node's triangles.
-  void make_leaf(const LevelNode& level_node, const Entries& entries) {
+  void make_leaf(const LevelNode& level_node, const LevelEntries& entries) {
     LargeStageNode& node = out_.nodes[level_node.node];
     node.kind = LargeStageNode::Kind::kLeaf;
     node.first = uint32_t(out_.leaf_triangles.size());
@@ -187,8 +181,13 @@ class LevelSplitter {
 
 }  // namespace
 
-LargeStage run_large_stage(const TriangleInput& input, const TriangleKdParams& params) {
-  LargeStage out;
+void run_large_stage(const TriangleInput& input, const TriangleKdParams& params, LargeStage& out) {
+  out.nodes.clear();
+  out.leaf_triangles.clear();
+  out.small_triangles.clear();
+  out.small_clipped.clear();
+  out.small_roots.clear();
+  out.levels = 0;
   LargeStageNode root;
   root.box = input.bounds;
   const uint32_t n = uint32_t(input.usable.size());
@@ -197,25 +196,27 @@ LargeStage run_large_stage(const TriangleInput& input, const TriangleKdParams& p
     root.count = n;
     out.nodes.push_back(root);
     out.small_roots.push_back(0);
-    out.small_triangles = input.usable;
-    out.small_clipped = input.boxes;
-    return out;
+    out.small_triangles.assign(input.usable.begin(), input.usable.end());
+    out.small_clipped.assign(input.boxes.begin(), input.boxes.end());
+    return;
   }
   out.nodes.push_back(root);
-  // The root's tight box is the input's bounds: the union of its triangles' boxes.
-  std::vector<LevelNode> level{{0, 0, n, input.bounds, 0, false}};
-  Entries entries{input.usable, input.boxes}, next;
   // The small roots end up with about every triangle, a few clipped into two: room enough that
   // their arrays rarely move as they grow level by level.
   out.small_triangles.reserve(n + n / 4);
   out.small_clipped.reserve(n + n / 4);
+  // The root's tight box is the input's bounds: the union of its triangles' boxes.
+  std::vector<LevelNode> level{{0, 0, n, input.bounds, 0, false}};
+  LevelEntries* entries = &out.working[0];
+  LevelEntries* next = &out.working[1];
+  entries->triangles.assign(input.usable.begin(), input.usable.end());
+  entries->clipped.assign(input.boxes.begin(), input.boxes.end());
   LevelSplitter splitter(input, params, out);
   while (!level.empty()) {
     ++out.levels;
-    level = splitter.split(level, entries, next);
+    level = splitter.split(level, *entries, *next);
     std::swap(entries, next);
   }
-  return out;
 }
 
 }  // namespace meniscus::sim::kdtree

@@ -27,6 +27,12 @@ struct LargeStageNode {
   Box box;
 };
 
+// A level's triangles, node after node.
+struct LevelEntries {
+  std::vector<uint32_t> triangles;
+  std::vector<Box> clipped;
+};
+
 struct LargeStage {
   std::vector<LargeStageNode> nodes;     // nodes[0] is the root
   std::vector<uint32_t> leaf_triangles;  // the large stage's leaves', each ascending by id
@@ -36,9 +42,12 @@ struct LargeStage {
   std::vector<Box> small_clipped;
   std::vector<uint32_t> small_roots;  // indices into nodes, in the order they were made
   uint32_t levels = 0;
+  // The levels' working arrays, one level read while the next is written. Kept with the rest,
+  // so that a stage run again on a mesh of about the same size allocates nothing.
+  LevelEntries working[2];
 };
 
-// The input must hold a usable triangle.
-LargeStage run_large_stage(const TriangleInput& input, const TriangleKdParams& params);
+// `stage` refilled, its memory reused. The input must hold a usable triangle.
+void run_large_stage(const TriangleInput& input, const TriangleKdParams& params, LargeStage& stage);
 
 }  // namespace meniscus::sim::kdtree

@@ -2,7 +2,8 @@
 // (large_triangle_stage.h); the small-node stage per small root in parallel, each subtree
 // written in preorder on its own; then the preorder tree: the large stage's nodes walked once,
 // each subtree copied in parallel to the place the walk gave it. Every decision depends on the
-// node alone, so the tree does not depend on the thread count.
+// node alone, so the tree does not depend on the thread count. A builder keeps every array
+// (TriangleKdBuilder::Working, and the tree's) for its next build.
 #include "sim/kdtree/triangle_kdtree.h"
 
 #include <tbb/parallel_for.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <span>
 #include <string>
 
 #include "engine/core/error.h"
@@ -56,7 +58,9 @@ class SubtreeSink {
   Subtree& out_;
 };
 
-Subtree split_small_root(const LargeStage& large, const LargeStageNode& root, const TriangleKdParams& params) {
+// `subtree` refilled, its memory reused.
+void split_small_root(const LargeStage& large, const LargeStageNode& root, const TriangleKdParams& params,
+                      Subtree& subtree) {
   SmallTriangleRoot small;
   small.n = root.count;
   const Box* clipped = large.small_clipped.data() + root.first;
@@ -64,17 +68,18 @@ Subtree split_small_root(const LargeStage& large, const LargeStageNode& root, co
     for (uint32_t i = 0; i < small.n; ++i)
       small.lo[axis][i] = clipped[i].lo[axis], small.hi[axis][i] = clipped[i].hi[axis];
   small.prepare();
-  Subtree subtree;
+  subtree.nodes.clear();
+  subtree.leaf_triangles.clear();
   SubtreeSink sink(large.small_triangles.data() + root.first, subtree);
   small.split(root.box, root.depth, params, sink);
-  return subtree;
 }
 
 // The preorder tree: the large stage's nodes written by a walk, each small root's subtree
 // placed where the walk reaches it and copied there afterwards, all subtrees in parallel.
 class PreorderAssembly {
  public:
-  PreorderAssembly(const LargeStage& large, const std::vector<Subtree>& subtrees, TriangleKdTree& tree)
+  // `subtrees[k]` is small root k's.
+  PreorderAssembly(const LargeStage& large, std::span<const Subtree> subtrees, TriangleKdTree& tree)
       : large_(large), subtrees_(subtrees), tree_(tree), subtree_of_(large.nodes.size()) {
     for (uint32_t k = 0; k < large.small_roots.size(); ++k) subtree_of_[large.small_roots[k]] = k;
   }
@@ -126,7 +131,7 @@ class PreorderAssembly {
   }
 
   const LargeStage& large_;
-  const std::vector<Subtree>& subtrees_;
+  std::span<const Subtree> subtrees_;
   TriangleKdTree& tree_;
   std::vector<uint32_t> subtree_of_;  // by large-stage node: its subtree, for small roots
   std::vector<Place> place_;
@@ -135,31 +140,63 @@ class PreorderAssembly {
 
 }  // namespace
 
-TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
-                                     const TriangleKdParams& params) {
-  validate_triangle_kd_params(params);
+struct TriangleKdBuilder::Working {
+  TriangleInput input;
+  LargeStage large;
+  std::vector<Subtree> subtrees;
+};
+
+TriangleKdBuilder::TriangleKdBuilder() : working_(std::make_unique<Working>()) {}
+TriangleKdBuilder::~TriangleKdBuilder() = default;
+TriangleKdBuilder::TriangleKdBuilder(TriangleKdBuilder&&) noexcept = default;
+TriangleKdBuilder& TriangleKdBuilder::operator=(TriangleKdBuilder&&) noexcept = default;
+
+const TriangleKdTree& TriangleKdBuilder::build(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                                               const TriangleKdParams& params) {
   const Clock::time_point start = Clock::now();
-  const TriangleInput input = gather_triangles(vertices, indices);
-  TriangleKdTree tree;
+  if (!working_) working_ = std::make_unique<Working>();  // moved from
+  TriangleKdTree& tree = tree_;
+  tree.nodes.clear();
+  tree.leaf_triangles.clear();
+  tree.leaf_geometry.clear();
+  tree.lo = tree.hi = glm::vec3(0.0f);
+  tree.stats = {};
+  validate_triangle_kd_params(params);
+  TriangleInput& input = working_->input;
+  gather_triangles(vertices, indices, input);
   tree.stats.skipped = input.skipped;
   tree.stats.triangles = uint32_t(input.usable.size());
   if (input.usable.empty()) return tree;
 
-  const LargeStage large = run_large_stage(input, params);
+  LargeStage& large = working_->large;
+  run_large_stage(input, params, large);
   tree.stats.large_levels = large.levels;
   tree.stats.small_roots = uint32_t(large.small_roots.size());
-  std::vector<Subtree> subtrees(large.small_roots.size());
-  tbb::parallel_for(size_t(0), subtrees.size(), [&](size_t k) {
-    subtrees[k] = split_small_root(large, large.nodes[large.small_roots[k]], params);
-  });
+  std::vector<Subtree>& subtrees = working_->subtrees;
+  if (subtrees.size() < large.small_roots.size()) subtrees.resize(large.small_roots.size());
+  tbb::parallel_for(size_t(0), large.small_roots.size(),
+                    [&](size_t k) { split_small_root(large, large.nodes[large.small_roots[k]], params, subtrees[k]); });
 
   tree.lo = input.bounds.lo;
   tree.hi = input.bounds.hi;
-  PreorderAssembly(large, subtrees, tree).write();
+  try {
+    PreorderAssembly(large, {subtrees.data(), large.small_roots.size()}, tree).write();
+  } catch (...) {
+    tree.nodes.clear();
+    tree.leaf_triangles.clear();
+    throw;
+  }
   add_preorder_stats(tree, params.traversal_cost);
   write_leaf_geometry(input, tree);
   tree.stats.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return tree;
+}
+
+TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                                     const TriangleKdParams& params) {
+  TriangleKdBuilder builder;
+  builder.build(vertices, indices, params);
+  return builder.take();
 }
 
 }  // namespace meniscus::sim::kdtree

@@ -13,6 +13,7 @@
 // corners) are skipped and counted: they can neither be hit nor bound a node.
 #include <cstdint>
 #include <glm/vec3.hpp>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -45,8 +46,32 @@ struct TriangleKdTree {
   bool is_leaf(uint32_t node) const { return nodes[node].is_leaf(); }
 };
 
-// `indices` holds three vertex indices per triangle. Throws InputError for an index out of
-// range or a count not divisible by three, and for parameters out of range.
+// Builds a tree frame after frame, keeping its working memory and its tree's between builds:
+// a build of about the last one's size writes into pages already mapped. (A fresh 264k-triangle
+// build touched some 50 MB of new pages, and each new page faults: a fifth of the build.)
+class TriangleKdBuilder {
+ public:
+  TriangleKdBuilder();
+  ~TriangleKdBuilder();
+  TriangleKdBuilder(TriangleKdBuilder&&) noexcept;
+  TriangleKdBuilder& operator=(TriangleKdBuilder&&) noexcept;
+
+  // The tree over the mesh, valid until the next build. `indices` holds three vertex indices
+  // per triangle. Throws InputError for an index out of range or a count not divisible by
+  // three, and for parameters out of range; the tree is then empty.
+  const TriangleKdTree& build(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                              const TriangleKdParams& params = {});
+  const TriangleKdTree& tree() const { return tree_; }
+  // The tree, moved out (the builder's is then empty).
+  TriangleKdTree take() { return std::move(tree_); }
+
+ private:
+  struct Working;  // the build's arrays (triangle_kdtree.cpp)
+  std::unique_ptr<Working> working_;
+  TriangleKdTree tree_;
+};
+
+// A tree built once, by a builder of its own.
 TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
                                      const TriangleKdParams& params = {});
 

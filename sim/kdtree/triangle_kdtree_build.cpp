@@ -70,11 +70,10 @@ void throw_index_out_of_range(size_t position, uint32_t vertex, size_t vertex_co
                    std::to_string(vertex) + " of " + std::to_string(vertex_count));
 }
 
-TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices) {
+void gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, TriangleInput& input) {
   validate_index_count(indices.size());
   for (size_t i = 0; i < indices.size(); ++i)
     if (indices[i] >= vertices.size()) throw_index_out_of_range(i, indices[i], vertices.size());
-  TriangleInput input;
   const size_t count = indices.size() / 3;
   input.corners.resize(count);
   std::vector<uint8_t> usable(count);
@@ -88,8 +87,11 @@ TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<co
   size_t kept = 0;
   for (uint8_t u : usable) kept += u;
   input.skipped = uint32_t(count - kept);
+  input.usable.clear();
+  input.boxes.clear();
   input.usable.reserve(kept);
   input.boxes.reserve(kept);
+  input.bounds = {};
   for (size_t t = 0; t < count; ++t) {
     if (!usable[t]) continue;
     const Box b = triangle_box(input.corners[t]);
@@ -98,7 +100,6 @@ TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<co
     input.usable.push_back(uint32_t(t));
     input.boxes.push_back(b);
   }
-  return input;
 }
 
 void add_preorder_stats(TriangleKdTree& tree, float traversal_cost) {

@@ -31,8 +31,9 @@ struct TriangleInput {
   uint32_t skipped = 0;
 };
 
-// InputError for an index out of range or a count not divisible by three.
-TriangleInput gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices);
+// `input` refilled from the mesh, its arrays' memory reused. InputError for an index out of
+// range or a count not divisible by three.
+void gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, TriangleInput& input);
 
 // The statistics a preorder tree (its nodes, lo and hi) shows: leaves, empty leaves, depth,
 // references and the SAH cost. The CPU and the CUDA builds' trees are counted alike.

@@ -135,7 +135,7 @@ RefractionFrame render_refraction(const photon::TriangleSoup& mesh, const Refrac
   optics.validate(mesh.indices.size() / 3);
   RefractionFrame frame;
   frame.stats.triangles = uint32_t(mesh.indices.size() / 3);
-  const kdtree::TriangleKdTree tree = steps.begin_frame(mesh, normals, optics, frame.stats);
+  const kdtree::TriangleKdTree& tree = steps.begin_frame(mesh, normals, optics, frame.stats);
   const FrameLight light = frame_light(mesh.vertices, view);
   TraceScene scene;
   const KdTreeIntersector surface(tree);

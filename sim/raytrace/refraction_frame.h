@@ -61,12 +61,14 @@ class FrameBackend {
  public:
   virtual ~FrameBackend() = default;
   // Step 1: the frame's kd-tree over `mesh`, its build time and SAH cost into `stats`. Steps 2
-  // and 3 on the CPU read the tree returned (through surface.tree and scene.surface); a backend
-  // that keeps its tree on a device returns an empty one and reads its own.
-  virtual kdtree::TriangleKdTree begin_frame(const photon::TriangleSoup& mesh, std::span<const glm::vec3> normals,
-                                             const photon::Optics& optics, RefractionFrameStats& stats) {
+  // and 3 on the CPU read the tree returned (through surface.tree and scene.surface), valid
+  // until the next frame's; a backend that keeps its tree on a device returns an empty one and
+  // reads its own.
+  virtual const kdtree::TriangleKdTree& begin_frame(const photon::TriangleSoup& mesh,
+                                                    std::span<const glm::vec3> normals, const photon::Optics& optics,
+                                                    RefractionFrameStats& stats) {
     (void)normals, (void)optics;
-    kdtree::TriangleKdTree tree = kdtree::build_triangle_kdtree(mesh.vertices, mesh.indices);
+    const kdtree::TriangleKdTree& tree = builder_.build(mesh.vertices, mesh.indices);
     stats.build_ms = tree.stats.build_ms;
     stats.sah_cost = tree.stats.sah_cost;
     return tree;
@@ -81,6 +83,9 @@ class FrameBackend {
   virtual TraceImage trace(const TraceScene& scene, const TraceCamera& camera, const TraceParams& params) {
     return trace_image(scene, camera, params);
   }
+
+ private:
+  kdtree::TriangleKdBuilder builder_;  // its memory kept from frame to frame
 };
 
 // Where render_refraction puts the floor and the sun for a mesh of `vertices` (at least one):

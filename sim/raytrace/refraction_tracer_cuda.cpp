@@ -48,12 +48,12 @@ class RefractionTracerCuda final : public RefractionTracer {
 
   SimBackend backend() const override { return SimBackend::Cuda; }
 
-  kdtree::TriangleKdTree begin_frame(const photon::TriangleSoup& mesh, std::span<const glm::vec3> normals,
-                                     const photon::Optics& optics, RefractionFrameStats& stats) override {
+  const kdtree::TriangleKdTree& begin_frame(const photon::TriangleSoup& mesh, std::span<const glm::vec3> normals,
+                                            const photon::Optics& optics, RefractionFrameStats& stats) override {
     const auto start = std::chrono::steady_clock::now();
     surface_.build(mesh.vertices, mesh.indices, normals, optics, stream_);
     stats.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return {};
+    return no_host_tree_;
   }
 
   photon::CausticImage caustics(const photon::RefractingSurface& surface, const photon::Sun& sun, float floor_y,
@@ -114,6 +114,7 @@ class RefractionTracerCuda final : public RefractionTracer {
   TimelineSemaphore timeline_;
   OwnedStream stream_;
   photon::DeviceSurface surface_;
+  const kdtree::TriangleKdTree no_host_tree_;  // the tree lives on the device (surface_)
   photon::CausticMapCuda caustic_;
   WhittedCuda tracer_;
   DeviceArray<TracedPixel> image_;

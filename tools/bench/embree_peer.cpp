@@ -1,6 +1,7 @@
-// Embree 3 behind embree_peer.h. The device and scene live as long as the EmbreeScene; rays
-// are traced one at a time (rtcIntersect1 / rtcOccluded1) from the tracer's TBB threads, as our
-// kd-tree traces them.
+// Embree 3 behind embree_peer.h. The device, scene and geometry live as long as the EmbreeScene;
+// a rebuild writes the frame's triangles into the geometry's buffers, marks them updated and
+// commits, which rebuilds the BVH from scratch at the scene's quality. Rays are traced one at a
+// time (rtcIntersect1 / rtcOccluded1) from the tracer's TBB threads, as our kd-tree traces them.
 #include "tools/bench/embree_peer.h"
 
 #include <embree3/rtcore.h>
@@ -66,46 +67,61 @@ class EmbreeIntersector final : public sim::raytrace::Intersector {
 
 class Scene final : public EmbreeScene {
  public:
-  Scene(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, const std::string& quality, int threads)
-      : device_(rtcNewDevice(("threads=" + std::to_string(threads)).c_str())) {
+  Scene(const std::string& quality, int threads)
+      : device_(rtcNewDevice(("threads=" + std::to_string(threads)).c_str())),
+        quality_(quality == "low" ? RTC_BUILD_QUALITY_LOW : RTC_BUILD_QUALITY_MEDIUM) {
     if (!device_) throw DeviceError("embree: rtcNewDevice failed");
-    const RTCBuildQuality q = quality == "low" ? RTC_BUILD_QUALITY_LOW : RTC_BUILD_QUALITY_MEDIUM;
-    const auto start = std::chrono::steady_clock::now();
     scene_ = rtcNewScene(device_);
-    rtcSetSceneBuildQuality(scene_, q);
+    rtcSetSceneBuildQuality(scene_, quality_);
     rtcSetSceneFlags(scene_, RTC_SCENE_FLAG_DYNAMIC);  // rebuilt every frame, as ours
-    RTCGeometry geometry = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_TRIANGLE);
-    rtcSetGeometryBuildQuality(geometry, q);
-    auto* v = static_cast<float*>(rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                                                         3 * sizeof(float), vertices.size()));
-    std::memcpy(v, vertices.data(), vertices.size() * sizeof(glm::vec3));
-    auto* t = static_cast<uint32_t*>(rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                                                            3 * sizeof(uint32_t), indices.size() / 3));
-    std::memcpy(t, indices.data(), indices.size() * sizeof(uint32_t));
-    rtcCommitGeometry(geometry);
-    rtcAttachGeometry(scene_, geometry);
-    rtcReleaseGeometry(geometry);
-    rtcCommitScene(scene_);
-    build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     intersector_ = std::make_unique<EmbreeIntersector>(scene_);
   }
   ~Scene() override {
     if (scene_) rtcReleaseScene(scene_);
     if (device_) rtcReleaseDevice(device_);
   }
+
+  void rebuild(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices) override {
+    const auto start = std::chrono::steady_clock::now();
+    if (!geometry_ || vertices.size() != vertex_count_ || indices.size() != index_count_) {
+      if (geometry_) rtcDetachGeometry(scene_, geometry_id_);
+      geometry_ = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_TRIANGLE);
+      rtcSetGeometryBuildQuality(geometry_, quality_);
+      rtcSetNewGeometryBuffer(geometry_, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float),
+                              vertices.size());
+      rtcSetNewGeometryBuffer(geometry_, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(uint32_t),
+                              indices.size() / 3);
+      geometry_id_ = rtcAttachGeometry(scene_, geometry_);
+      rtcReleaseGeometry(geometry_);  // the scene holds it
+      vertex_count_ = vertices.size();
+      index_count_ = indices.size();
+    }
+    std::memcpy(rtcGetGeometryBufferData(geometry_, RTC_BUFFER_TYPE_VERTEX, 0), vertices.data(),
+                vertices.size() * sizeof(glm::vec3));
+    std::memcpy(rtcGetGeometryBufferData(geometry_, RTC_BUFFER_TYPE_INDEX, 0), indices.data(),
+                indices.size() * sizeof(uint32_t));
+    rtcUpdateGeometryBuffer(geometry_, RTC_BUFFER_TYPE_VERTEX, 0);
+    rtcUpdateGeometryBuffer(geometry_, RTC_BUFFER_TYPE_INDEX, 0);
+    rtcCommitGeometry(geometry_);
+    rtcCommitScene(scene_);
+    build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
   const sim::raytrace::Intersector& intersector() const override { return *intersector_; }
 
  private:
   RTCDevice device_ = nullptr;
   RTCScene scene_ = nullptr;
+  RTCBuildQuality quality_;
+  RTCGeometry geometry_ = nullptr;
+  unsigned geometry_id_ = 0;
+  size_t vertex_count_ = 0, index_count_ = 0;
   std::unique_ptr<EmbreeIntersector> intersector_;
 };
 
 }  // namespace
 
-std::unique_ptr<EmbreeScene> embree_build(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
-                                          const std::string& quality, int threads) {
-  return std::make_unique<Scene>(vertices, indices, quality, threads);
+std::unique_ptr<EmbreeScene> embree_scene(const std::string& quality, int threads) {
+  return std::make_unique<Scene>(quality, threads);
 }
 
 const char* embree_version() { return RTC_VERSION_STRING; }

@@ -3,9 +3,7 @@
 
 namespace meniscus::bench {
 
-std::unique_ptr<EmbreeScene> embree_build(std::span<const glm::vec3>, std::span<const uint32_t>, const std::string&, int) {
-  return nullptr;
-}
+std::unique_ptr<EmbreeScene> embree_scene(const std::string&, int) { return nullptr; }
 const char* embree_version() { return "none (apt-get install libembree-dev)"; }
 
 }  // namespace meniscus::bench

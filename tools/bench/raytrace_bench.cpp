@@ -2,7 +2,8 @@
 // and a Whitted trace of the frame (primary rays, one shadow ray at the floor, reflection and
 // refraction two bounces deep) — ours (Zhou et al. 2008's SAH kd-tree) against Embree 3's BVH
 // built from scratch with the same triangles at LOW and MEDIUM quality, on the same thread
-// count, tracing the same rays through the same tracer. Cases: a water surface that changes
+// count, tracing the same rays through the same tracer; each side keeps its memory (our
+// builder's, Embree's scene and buffers) from frame to frame. Cases: a water surface that changes
 // every frame (the dynamic case), Lucy, the bunny when ../shared/data has it, or --mesh FILE.
 // Each JSON line carries impl, build_ms, trace_ms and hits (primary rays that hit), so the
 // implementations can be checked against each other on any mesh. Zhou et al.'s Table 2 line:
@@ -230,6 +231,14 @@ void run_case(const Options& o, const std::string& name) {
   size_t triangles = 0;
   bool have_embree = true;
   std::optional<Sample> cuda = cuda_sample(name);
+  // Each side keeps what a renderer of a changing mesh keeps from frame to frame: our builder's
+  // memory, Embree's device, scene and buffers.
+  sim::kdtree::TriangleKdBuilder builder;
+  std::vector<std::unique_ptr<EmbreeScene>> embree;
+  for (const std::string& peer : peers) {
+    embree.push_back(embree_scene(peer == "embree-low" ? "low" : "medium", o.threads));
+    if (!embree.back()) have_embree = false;
+  }
   for (int frame = 0; frame < o.frames; ++frame) {
     const Frame f = file.empty() ? water_frame(o.grid, frame) : still;
     triangles = f.indices.size() / 3;
@@ -240,7 +249,7 @@ void run_case(const Options& o, const std::string& name) {
     const sim::raytrace::TraceCamera camera = framing(f, scene, optics);
     const sim::raytrace::TraceParams params{o.size, o.size, 2};
 
-    const sim::kdtree::TriangleKdTree tree = sim::kdtree::build_triangle_kdtree(f.vertices, f.indices);
+    const sim::kdtree::TriangleKdTree& tree = builder.build(f.vertices, f.indices);
     const sim::raytrace::KdTreeIntersector kd(tree);
     scene.surface = &kd;
     const sim::raytrace::TraceImage image = sim::raytrace::trace_image(scene, camera, params);
@@ -280,13 +289,9 @@ void run_case(const Options& o, const std::string& name) {
     }
 
     for (size_t p = 0; p < peers.size() && have_embree; ++p) {
-      const auto embree = embree_build(f.vertices, f.indices, p == 0 ? "low" : "medium", o.threads);
-      if (!embree) {
-        have_embree = false;
-        break;
-      }
-      scene.surface = &embree->intersector();
-      theirs[p].add(embree->build_ms, sim::raytrace::trace_image(scene, camera, params));
+      embree[p]->rebuild(f.vertices, f.indices);
+      scene.surface = &embree[p]->intersector();
+      theirs[p].add(embree[p]->build_ms, sim::raytrace::trace_image(scene, camera, params));
     }
   }
   print(o, name, triangles, "meniscus-kdtree", ours);

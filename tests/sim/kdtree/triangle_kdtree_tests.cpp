@@ -1,8 +1,8 @@
 // The triangle kd-tree against what nobody here wrote: every primary ray's hit equals testing
 // every triangle (brute force), on a random soup, Lucy and (when ../shared/data has it) the
 // bunny; and the tree's invariants: preorder layout, every triangle in every leaf whose box it
-// crosses, an SAH cost below the one-leaf tree's, the same tree for any thread count, bad
-// triangles skipped and counted, bad input refused.
+// crosses, an SAH cost below the one-leaf tree's, the same tree for any thread count and from
+// a reused builder as from a fresh one, bad triangles skipped and counted, bad input refused.
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
@@ -369,6 +369,37 @@ TEST_CASE("triangle kd-tree: the same tree with one thread as with all", "[kdtre
   bool same = all.leaf_triangles == one.leaf_triangles;
   for (size_t i = 0; i < all.nodes.size() && same; ++i) same = all.nodes[i] == one.nodes[i];
   CHECK(same);
+}
+
+TEST_CASE("triangle kd-tree: a builder reused on other meshes builds what fresh builds do", "[kdtree][triangles]") {
+  const auto same = [](const TriangleKdTree& a, const TriangleKdTree& b) {
+    bool equal = a.nodes.size() == b.nodes.size() && a.leaf_triangles == b.leaf_triangles &&
+                 a.leaf_geometry.size() == b.leaf_geometry.size() && a.lo == b.lo && a.hi == b.hi &&
+                 a.stats.sah_cost == b.stats.sah_cost && a.stats.triangles == b.stats.triangles &&
+                 a.stats.skipped == b.stats.skipped && a.stats.leaves == b.stats.leaves;
+    for (size_t i = 0; i < a.nodes.size() && equal; ++i) equal = a.nodes[i] == b.nodes[i];
+    for (size_t i = 0; i < a.leaf_geometry.size() && equal; ++i)
+      equal = a.leaf_geometry[i].a == b.leaf_geometry[i].a && a.leaf_geometry[i].e1 == b.leaf_geometry[i].e1 &&
+              a.leaf_geometry[i].e2 == b.leaf_geometry[i].e2;
+    return equal;
+  };
+  // Larger, smaller, with bad triangles, a small root alone, empty, and the first again: what
+  // the last build left must not show in the next.
+  const Mesh large = random_soup(4000, 21), small = random_soup(700, 22), bad = random_soup(1500, 23, true),
+             tiny = random_soup(20, 24), empty;
+  TriangleKdBuilder builder;
+  for (const Mesh* mesh : {&large, &small, &bad, &tiny, &empty, &large, &tiny}) {
+    const TriangleKdTree& reused = builder.build(mesh->vertices, mesh->indices);
+    const TriangleKdTree fresh = build_triangle_kdtree(mesh->vertices, mesh->indices);
+    INFO(mesh->indices.size() / 3 << " triangles");
+    CHECK(same(reused, fresh));
+  }
+  // A refused mesh leaves an empty tree, and the builder builds on.
+  std::vector<uint32_t> out_of_range = small.indices;
+  out_of_range[7] = uint32_t(small.vertices.size());
+  CHECK_THROWS_AS(builder.build(small.vertices, out_of_range), InputError);
+  CHECK(builder.tree().nodes.empty());
+  CHECK(same(builder.build(small.vertices, small.indices), build_triangle_kdtree(small.vertices, small.indices)));
 }
 
 TEST_CASE("triangle kd-tree: degenerate and non-finite triangles are skipped and counted, and an empty mesh has no hits",

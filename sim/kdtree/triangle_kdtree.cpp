@@ -153,20 +153,34 @@ TriangleKdBuilder& TriangleKdBuilder::operator=(TriangleKdBuilder&&) noexcept = 
 
 const TriangleKdTree& TriangleKdBuilder::build(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
                                                const TriangleKdParams& params) {
+  try {
+    if (!working_) working_ = std::make_unique<Working>();  // moved from
+    build_tree(vertices, indices, params);
+  } catch (...) {
+    tree_ = {};
+    throw;
+  }
+  return tree_;
+}
+
+// The tree's arrays are resized, not cleared: a build the size of the last writes over them.
+void TriangleKdBuilder::build_tree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                                   const TriangleKdParams& params) {
   const Clock::time_point start = Clock::now();
-  if (!working_) working_ = std::make_unique<Working>();  // moved from
   TriangleKdTree& tree = tree_;
-  tree.nodes.clear();
-  tree.leaf_triangles.clear();
-  tree.leaf_geometry.clear();
-  tree.lo = tree.hi = glm::vec3(0.0f);
   tree.stats = {};
   validate_triangle_kd_params(params);
   TriangleInput& input = working_->input;
   gather_triangles(vertices, indices, input);
   tree.stats.skipped = input.skipped;
   tree.stats.triangles = uint32_t(input.usable.size());
-  if (input.usable.empty()) return tree;
+  if (input.usable.empty()) {
+    tree.nodes.clear();
+    tree.leaf_triangles.clear();
+    tree.leaf_geometry.clear();
+    tree.lo = tree.hi = glm::vec3(0.0f);
+    return;
+  }
 
   LargeStage& large = working_->large;
   run_large_stage(input, params, large);
@@ -179,17 +193,10 @@ const TriangleKdTree& TriangleKdBuilder::build(std::span<const glm::vec3> vertic
 
   tree.lo = input.bounds.lo;
   tree.hi = input.bounds.hi;
-  try {
-    PreorderAssembly(large, {subtrees.data(), large.small_roots.size()}, tree).write();
-  } catch (...) {
-    tree.nodes.clear();
-    tree.leaf_triangles.clear();
-    throw;
-  }
+  PreorderAssembly(large, {subtrees.data(), large.small_roots.size()}, tree).write();
   add_preorder_stats(tree, params.traversal_cost);
   write_leaf_geometry(input, tree);
   tree.stats.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  return tree;
 }
 
 TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,

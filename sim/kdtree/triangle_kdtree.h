@@ -66,6 +66,9 @@ class TriangleKdBuilder {
   TriangleKdTree take() { return std::move(tree_); }
 
  private:
+  void build_tree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
+                  const TriangleKdParams& params);
+
   struct Working;  // the build's arrays (triangle_kdtree.cpp)
   std::unique_ptr<Working> working_;
   TriangleKdTree tree_;

@@ -38,13 +38,6 @@ MENISCUS_HD inline int lowest_bit64(uint64_t v) {
 #endif
 }
 
-struct SmallCandidate {
-  uint32_t axis;
-  float position;
-  uint64_t left, right;  // the triangles on either side of it, as masks of the root's
-  uint64_t flat;         // those lying flat in its plane (in `left`)
-};
-
 // A node's chosen split: its plane and its children's triangle sets.
 struct SmallSplit {
   bool found = false;
@@ -59,11 +52,11 @@ class SmallTriangleRoot {
   uint32_t n = 0;
   float lo[3][kSmallTrianglesMax], hi[3][kSmallTrianglesMax];
 
-  // Candidate (axis, triangle i, face k) sits at (axis * n + i) * 2 + k. Its left set is the
-  // triangles starting below it (plus those lying flat in its plane), its right set those
-  // ending above it: prefix masks over the triangles sorted by their box's low and high ends,
-  // taken where a sweep of the candidates in ascending order stands in each sorted list. The
-  // masks do not depend on how the sorts order equal ends.
+  // Candidate (axis, triangle i, face k) sits at [axis][2 i + k] of the candidate arrays. Its
+  // left set is the triangles starting below it (plus those lying flat in its plane), its right
+  // set those ending above it: prefix masks over the triangles sorted by their box's low and
+  // high ends, taken where a sweep of the candidates in ascending order stands in each sorted
+  // list. The masks do not depend on how the sorts order equal ends.
   MENISCUS_HD void prepare() {
     uint8_t by_lo[kSmallTrianglesMax], by_hi[kSmallTrianglesMax];
     uint64_t below[kSmallTrianglesMax + 1], above[kSmallTrianglesMax + 1];
@@ -114,6 +107,14 @@ class SmallTriangleRoot {
   // The subtree of the root (its box `box`, `depth` deep in the whole tree) into `sink`.
   template <class Sink>
   MENISCUS_HD void split(const Box& box, uint32_t depth, const TriangleKdParams& params, Sink& sink) const {
+    split(box, depth, params, sink,
+          [this](const Box& b, uint64_t set, const TriangleKdParams& p) { return best_split(b, set, p); });
+  }
+  // The same with another choice of each node's split: `choose(box, set, params)`, which must
+  // choose as best_split() does (small_triangle_root_avx512.h).
+  template <class Sink, class Choose>
+  MENISCUS_HD void split(const Box& box, uint32_t depth, const TriangleKdParams& params, Sink& sink,
+                         const Choose& choose) const {
     struct Pending {
       Box box;
       uint64_t set;
@@ -127,7 +128,7 @@ class SmallTriangleRoot {
     stack[top++] = {box, n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1, depth, kNoParent};
     while (top > 0) {
       const Pending p = stack[--top];
-      const SmallSplit best = p.depth < params.max_depth ? best_split(p.box, p.set, params) : SmallSplit{};
+      const SmallSplit best = p.depth < params.max_depth ? choose(p.box, p.set, params) : SmallSplit{};
       const uint32_t id = best.found ? sink.interior(best.axis, best.position) : sink.leaf(p.set);
       if (p.parent != kNoParent) sink.right_child(p.parent, id);
       if (!best.found) continue;
@@ -140,6 +141,10 @@ class SmallTriangleRoot {
   }
 
  private:
+  friend void prepare_avx512(SmallTriangleRoot& root);
+  friend SmallSplit best_split_avx512(const SmallTriangleRoot& root, const Box& box, uint64_t set,
+                                      const TriangleKdParams& params);
+
   // A node at depth max_depth (64) is a leaf, and the small root lies at depth >= 0.
   static constexpr int kMaxPending = 66;
 
@@ -169,7 +174,11 @@ class SmallTriangleRoot {
 
   MENISCUS_HD void add(uint32_t axis, uint32_t i, uint32_t face, float position, uint64_t below, uint64_t flat,
                        uint64_t right) {
-    candidates_[(axis * n + i) * 2 + face] = {axis, position, below | flat, right, flat};
+    const uint32_t c = 2 * i + face;
+    position_[axis][c] = position;
+    left_[axis][c] = below | flat;
+    right_[axis][c] = right;
+    flat_[axis][c] = flat;
   }
 
   // The cheapest split of the node (`box`, `set`) by the SAH, in the order axis, triangle,
@@ -193,11 +202,11 @@ class SmallTriangleRoot {
         return axis == 0 ? a * u + across + w * a : (axis == 1 ? w * a + a * u + across : across + w * a + a * u);
       };
       for (uint64_t bits = set; bits; bits &= bits - 1) {
-        const SmallCandidate* c = &candidates_[(axis * n + uint32_t(lowest_bit64(bits))) * 2];
-        for (const SmallCandidate* end = c + 2; c != end; ++c) {
-          const float p = c->position;
-          uint64_t left = set & c->left, right = set & c->right;
-          const uint64_t flat = set & c->flat;
+        const uint32_t first = 2 * uint32_t(lowest_bit64(bits));
+        for (uint32_t c = first; c < first + 2; ++c) {
+          const float p = position_[axis][c];
+          uint64_t left = set & left_[axis][c], right = set & right_[axis][c];
+          const uint64_t flat = set & flat_[axis][c];
           if (p == hi && p > lo) {
             if (!flat) continue;
             left &= ~flat;  // the flat ones go up, into the flat child
@@ -218,7 +227,11 @@ class SmallTriangleRoot {
     return best;
   }
 
-  SmallCandidate candidates_[6 * kSmallTrianglesMax];
+  // The split candidates (prepare()), by axis and 2 i + face.
+  float position_[3][2 * kSmallTrianglesMax];
+  uint64_t left_[3][2 * kSmallTrianglesMax];  // the triangles on either side, as masks of the root's
+  uint64_t right_[3][2 * kSmallTrianglesMax];
+  uint64_t flat_[3][2 * kSmallTrianglesMax];  // those lying flat in its plane (in left_)
 };
 
 }  // namespace meniscus::sim::kdtree

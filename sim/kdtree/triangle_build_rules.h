@@ -23,6 +23,9 @@ struct TriangleKdParams {
   // has not been measured on a GPU.
   float traversal_cost = 2.0f;
   uint32_t max_depth = 64;             // a node this deep is a leaf whatever it holds
+  // The CPU build's small stage with AVX-512 where the CPU has it (small_triangle_root_avx512.h):
+  // the same tree, faster. False: the portable code, as the CUDA build runs it.
+  bool cpu_simd = true;
 };
 
 struct TriangleCorners {

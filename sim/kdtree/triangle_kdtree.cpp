@@ -17,6 +17,7 @@
 #include "engine/core/error.h"
 #include "sim/kdtree/large_triangle_stage.h"
 #include "sim/kdtree/small_triangle_root.h"
+#include "sim/kdtree/small_triangle_root_avx512.h"
 #include "sim/kdtree/triangle_build_rules.h"
 #include "sim/kdtree/triangle_kdtree_build.h"
 
@@ -58,6 +59,13 @@ class SubtreeSink {
   Subtree& out_;
 };
 
+// best_split_avx512 as SmallTriangleRoot::split's choice.
+auto best_split_avx512_of(const SmallTriangleRoot& root) {
+  return [&root](const Box& box, uint64_t set, const TriangleKdParams& params) {
+    return best_split_avx512(root, box, set, params);
+  };
+}
+
 // `subtree` refilled, its memory reused.
 void split_small_root(const LargeStage& large, const LargeStageNode& root, const TriangleKdParams& params,
                       Subtree& subtree) {
@@ -67,11 +75,16 @@ void split_small_root(const LargeStage& large, const LargeStageNode& root, const
   for (uint32_t axis = 0; axis < 3; ++axis)
     for (uint32_t i = 0; i < small.n; ++i)
       small.lo[axis][i] = clipped[i].lo[axis], small.hi[axis][i] = clipped[i].hi[axis];
-  small.prepare();
   subtree.nodes.clear();
   subtree.leaf_triangles.clear();
   SubtreeSink sink(large.small_triangles.data() + root.first, subtree);
-  small.split(root.box, root.depth, params, sink);
+  if (params.cpu_simd && small_stage_avx512_available()) {
+    prepare_avx512(small);
+    small.split(root.box, root.depth, params, sink, best_split_avx512_of(small));
+  } else {
+    small.prepare();
+    small.split(root.box, root.depth, params, sink);
+  }
 }
 
 // The preorder tree: the large stage's nodes written by a walk, each small root's subtree

@@ -21,6 +21,7 @@
 #include "engine/core/error.h"
 #include "sim/common/mesh_reader.h"
 #include "sim/kdtree/full_sah_kdtree.h"
+#include "sim/kdtree/small_triangle_root_avx512.h"
 #include "sim/kdtree/triangle_clip.h"
 #include "sim/kdtree/triangle_kdtree.h"
 #include "sim/kdtree/triangle_ray.h"
@@ -369,6 +370,35 @@ TEST_CASE("triangle kd-tree: the same tree with one thread as with all", "[kdtre
   bool same = all.leaf_triangles == one.leaf_triangles;
   for (size_t i = 0; i < all.nodes.size() && same; ++i) same = all.nodes[i] == one.nodes[i];
   CHECK(same);
+}
+
+TEST_CASE("triangle kd-tree: the small stage with AVX-512 builds the portable code's tree", "[kdtree][triangles]") {
+  if (!small_stage_avx512_available()) WARN("this CPU has no AVX-512 (F, DQ, VL, VPOPCNTDQ): both builds are portable");
+  Mesh coincident_in_soup = random_soup(2000, 31);
+  const uint32_t first = uint32_t(coincident_in_soup.vertices.size());
+  coincident_in_soup.vertices.insert(coincident_in_soup.vertices.end(),
+                                     {{0.1f, 0.1f, 0.1f}, {0.3f, 0.1f, 0.1f}, {0.1f, 0.3f, 0.2f}});
+  for (int copy = 0; copy < 40; ++copy)
+    coincident_in_soup.indices.insert(coincident_in_soup.indices.end(), {first, first + 1, first + 2});
+  const std::vector<std::pair<std::string, Mesh>> meshes{{"bad soup", random_soup(5000, 32, true)},
+                                                         {"coincident in a soup", coincident_in_soup},
+                                                         {"lucy", read("scenes/data/vtk-data/lucy.ply")}};
+  for (const auto& [name, m] : meshes) {
+    for (const uint32_t large_node_triangles : {64u, 8u}) {
+      TriangleKdParams portable;
+      portable.large_node_triangles = large_node_triangles;
+      portable.cpu_simd = false;
+      TriangleKdParams simd = portable;
+      simd.cpu_simd = true;
+      const TriangleKdTree a = build_triangle_kdtree(m.vertices, m.indices, portable);
+      const TriangleKdTree b = build_triangle_kdtree(m.vertices, m.indices, simd);
+      INFO(name << ", large_node_triangles " << large_node_triangles << ": " << a.nodes.size() << " nodes");
+      REQUIRE(a.nodes.size() == b.nodes.size());
+      bool same = a.leaf_triangles == b.leaf_triangles;
+      for (size_t i = 0; i < a.nodes.size() && same; ++i) same = a.nodes[i] == b.nodes[i];
+      CHECK(same);
+    }
+  }
 }
 
 TEST_CASE("triangle kd-tree: a builder reused on other meshes builds what fresh builds do", "[kdtree][triangles]") {

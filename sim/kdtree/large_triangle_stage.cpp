@@ -16,6 +16,13 @@ constexpr uint32_t kChunk = 4096;
 
 Box empty_box() { return {glm::vec3(INFINITY), glm::vec3(-INFINITY)}; }
 
+// The triangles of the level being split, node after node: the input's at the root, then one
+// of the working arrays.
+struct LevelView {
+  const uint32_t* triangles;
+  const Box* clipped;
+};
+
 // A node of the level: its triangles [begin, end) in the level's entries and their tight box;
 // which side of which node of the level before it is.
 struct LevelNode {
@@ -46,7 +53,7 @@ class LevelSplitter {
 
   // Splits the level's nodes (their triangles in `entries`); returns the next level's, whose
   // triangles are then in `next`.
-  std::vector<LevelNode> split(const std::vector<LevelNode>& level, const LevelEntries& entries, LevelEntries& next) {
+  std::vector<LevelNode> split(const std::vector<LevelNode>& level, LevelView entries, LevelEntries& next) {
     std::vector<LargeTriangleSplit> rules(level.size());
     std::vector<Chunk> chunks;
     std::vector<size_t> first_chunk(level.size() + 1);
@@ -132,7 +139,7 @@ class LevelSplitter {
   }
 
  private:
-  void count(Chunk& chunk, const LargeTriangleSplit& rule, const LevelEntries& entries) const {
+  void count(Chunk& chunk, const LargeTriangleSplit& rule, LevelView entries) const {
     for (uint32_t i = chunk.begin; i < chunk.end; ++i) {
       const TriangleSides sides = classify_triangle(corners_[entries.triangles[i]], entries.clipped[i], rule);
       chunk.count[0] += sides.left;
@@ -140,7 +147,7 @@ class LevelSplitter {
     }
   }
 
-  void scatter(Chunk& chunk, const LargeTriangleSplit& rule, const LevelEntries& entries, LevelEntries& next) const {
+  void scatter(Chunk& chunk, const LargeTriangleSplit& rule, LevelView entries, LevelEntries& next) const {
     uint32_t* triangles[2];
     Box* clipped[2];
     for (int side = 0; side < 2; ++side) {
@@ -165,13 +172,13 @@ class LevelSplitter {
   }
 
   // A large-stage leaf of the node's triangles.
-  void make_leaf(const LevelNode& level_node, const LevelEntries& entries) {
+  void make_leaf(const LevelNode& level_node, LevelView entries) {
     LargeStageNode& node = out_.nodes[level_node.node];
     node.kind = LargeStageNode::Kind::kLeaf;
     node.first = uint32_t(out_.leaf_triangles.size());
     node.count = level_node.end - level_node.begin;
-    out_.leaf_triangles.insert(out_.leaf_triangles.end(), entries.triangles.begin() + level_node.begin,
-                               entries.triangles.begin() + level_node.end);
+    out_.leaf_triangles.insert(out_.leaf_triangles.end(), entries.triangles + level_node.begin,
+                               entries.triangles + level_node.end);
   }
 
   const std::vector<TriangleCorners>& corners_;
@@ -207,15 +214,12 @@ void run_large_stage(const TriangleInput& input, const TriangleKdParams& params,
   out.small_clipped.reserve(n + n / 4);
   // The root's tight box is the input's bounds: the union of its triangles' boxes.
   std::vector<LevelNode> level{{0, 0, n, input.bounds, 0, false}};
-  LevelEntries* entries = &out.working[0];
-  LevelEntries* next = &out.working[1];
-  entries->triangles.assign(input.usable.begin(), input.usable.end());
-  entries->clipped.assign(input.boxes.begin(), input.boxes.end());
+  LevelView entries{input.usable.data(), input.boxes.data()};
   LevelSplitter splitter(input, params, out);
-  while (!level.empty()) {
+  for (uint32_t write = 0; !level.empty(); write ^= 1) {
     ++out.levels;
-    level = splitter.split(level, *entries, *next);
-    std::swap(entries, next);
+    level = splitter.split(level, entries, out.working[write]);
+    entries = {out.working[write].triangles.data(), out.working[write].clipped.data()};
   }
 }
 

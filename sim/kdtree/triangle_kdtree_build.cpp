@@ -74,32 +74,44 @@ void gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint3
   validate_index_count(indices.size());
   for (size_t i = 0; i < indices.size(); ++i)
     if (indices[i] >= vertices.size()) throw_index_out_of_range(i, indices[i], vertices.size());
-  const size_t count = indices.size() / 3;
+  // In blocks, in parallel: each block's corners and its usable triangles counted; then each
+  // block's usable ones written at its offset (the counts scanned in block order), so they
+  // ascend by id, with the block's bounds.
+  constexpr size_t kBlock = 4096;
+  const size_t count = indices.size() / 3, blocks = (count + kBlock - 1) / kBlock;
+  const auto block_end = [&](size_t block) { return std::min(count, (block + 1) * kBlock); };
   input.corners.resize(count);
   std::vector<uint8_t> usable(count);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, count, 4096), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t t = r.begin(); t != r.end(); ++t) {
+  std::vector<size_t> offset(blocks + 1, 0);
+  tbb::parallel_for(size_t(0), blocks, [&](size_t block) {
+    size_t kept = 0;
+    for (size_t t = block * kBlock; t < block_end(block); ++t) {
       const TriangleCorners& c =
           input.corners[t] = {vertices[indices[3 * t]], vertices[indices[3 * t + 1]], vertices[indices[3 * t + 2]]};
-      usable[t] = usable_triangle(c);
+      kept += usable[t] = usable_triangle(c);
+    }
+    offset[block + 1] = kept;
+  });
+  for (size_t block = 0; block < blocks; ++block) offset[block + 1] += offset[block];
+  const size_t kept = offset[blocks];
+  input.skipped = uint32_t(count - kept);
+  input.usable.resize(kept);
+  input.boxes.resize(kept);
+  std::vector<Box> bounds(blocks, {glm::vec3(INFINITY), glm::vec3(-INFINITY)});
+  tbb::parallel_for(size_t(0), blocks, [&](size_t block) {
+    size_t at = offset[block];
+    for (size_t t = block * kBlock; t < block_end(block); ++t) {
+      if (!usable[t]) continue;
+      const Box b = triangle_box(input.corners[t]);
+      bounds[block].grow(b);
+      input.usable[at] = uint32_t(t);
+      input.boxes[at++] = b;
     }
   });
-  size_t kept = 0;
-  for (uint8_t u : usable) kept += u;
-  input.skipped = uint32_t(count - kept);
-  input.usable.clear();
-  input.boxes.clear();
-  input.usable.reserve(kept);
-  input.boxes.reserve(kept);
   input.bounds = {};
-  for (size_t t = 0; t < count; ++t) {
-    if (!usable[t]) continue;
-    const Box b = triangle_box(input.corners[t]);
-    if (input.usable.empty()) input.bounds = b;
-    input.bounds.grow(b);
-    input.usable.push_back(uint32_t(t));
-    input.boxes.push_back(b);
-  }
+  if (kept == 0) return;
+  input.bounds = bounds[0];  // minima and maxima are exact: the same bounds in any grouping
+  for (const Box& b : bounds) input.bounds.grow(b);
 }
 
 void add_preorder_stats(TriangleKdTree& tree, float traversal_cost) {

@@ -148,27 +148,31 @@ class LevelSplitter {
   }
 
   void scatter(Chunk& chunk, const LargeTriangleSplit& rule, LevelView entries, LevelEntries& next) const {
-    uint32_t* triangles[2];
-    Box* clipped[2];
-    for (int side = 0; side < 2; ++side) {
+    const auto destination = [&](int side) {
       const bool to_next = chunk.target[side] == Target::kNext;
-      triangles[side] = (to_next ? next.triangles.data() : out_.small_triangles.data()) + chunk.at[side];
-      clipped[side] = (to_next ? next.clipped.data() : out_.small_clipped.data()) + chunk.at[side];
-    }
+      return std::pair{(to_next ? next.triangles.data() : out_.small_triangles.data()) + chunk.at[side],
+                       (to_next ? next.clipped.data() : out_.small_clipped.data()) + chunk.at[side]};
+    };
+    // Locals, not the chunk's fields: the compiler keeps them in registers.
+    auto [left_triangles, left_clipped] = destination(0);
+    auto [right_triangles, right_clipped] = destination(1);
+    Box left_tight = chunk.tight[0], right_tight = chunk.tight[1];
     for (uint32_t i = chunk.begin; i < chunk.end; ++i) {
       const uint32_t t = entries.triangles[i];
       const TriangleSides sides = classify_triangle(corners_[t], entries.clipped[i], rule);
       if (sides.left) {
-        *triangles[0]++ = t;
-        *clipped[0]++ = sides.left_box;
-        chunk.tight[0].grow(sides.left_box);
+        *left_triangles++ = t;
+        *left_clipped++ = sides.left_box;
+        left_tight.grow(sides.left_box);
       }
       if (sides.right) {
-        *triangles[1]++ = t;
-        *clipped[1]++ = sides.right_box;
-        chunk.tight[1].grow(sides.right_box);
+        *right_triangles++ = t;
+        *right_clipped++ = sides.right_box;
+        right_tight.grow(sides.right_box);
       }
     }
+    chunk.tight[0] = left_tight;
+    chunk.tight[1] = right_tight;
   }
 
   // A large-stage leaf of the node's triangles.

@@ -59,6 +59,8 @@ class SubtreeSink {
   Subtree& out_;
 };
 
+bool small_stage_avx512(const TriangleKdParams& params) { return params.cpu_simd && small_stage_avx512_available(); }
+
 // best_split_avx512 as SmallTriangleRoot::split's choice.
 auto best_split_avx512_of(const SmallTriangleRoot& root) {
   return [&root](const Box& box, uint64_t set, const TriangleKdParams& params) {
@@ -78,7 +80,7 @@ void split_small_root(const LargeStage& large, const LargeStageNode& root, const
   subtree.nodes.clear();
   subtree.leaf_triangles.clear();
   SubtreeSink sink(large.small_triangles.data() + root.first, subtree);
-  if (params.cpu_simd && small_stage_avx512_available()) {
+  if (small_stage_avx512(params)) {
     prepare_avx512(small);
     small.split(root.box, root.depth, params, sink, best_split_avx512_of(small));
   } else {
@@ -210,6 +212,10 @@ void TriangleKdBuilder::build_tree(std::span<const glm::vec3> vertices, std::spa
   add_preorder_stats(tree, params.traversal_cost);
   write_leaf_geometry(input, tree);
   tree.stats.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+const char* triangle_build_kernels(const TriangleKdParams& params) {
+  return small_stage_avx512(params) ? "avx512" : "portable";
 }
 
 TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,

@@ -74,6 +74,9 @@ class TriangleKdBuilder {
   TriangleKdTree tree_;
 };
 
+// The small stage's code a CPU build with `params` runs on this CPU: "avx512" or "portable".
+const char* triangle_build_kernels(const TriangleKdParams& params);
+
 // A tree built once, by a builder of its own.
 TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
                                      const TriangleKdParams& params = {});

@@ -56,6 +56,7 @@ check "--particle-volume" sph --particle-volume 2
 check "--volume" wavelet --volume 100000
 check "--traversal-cost" kdtree --traversal-cost inf
 check "--grid" raytrace --grid 0
+check "--kernels" raytrace --kernels nope
 check "unknown flag" reconstruct --no-such-flag
 echo "bad_flags_test: $failures failure(s)"
 exit $((failures > 0))

@@ -54,6 +54,7 @@ struct Options {
   std::vector<std::string> cases{"water", "lucy", "bunny"};
   std::string mesh;
   std::string png;  // our first frame of each case, as <png>-<case>.png
+  bool simd = true;  // --kernels: our build's small stage with AVX-512 where the CPU has it
 };
 
 Options parse(int argc, char** argv) {
@@ -70,7 +71,12 @@ Options parse(int argc, char** argv) {
       o.grid = uint32_t(flags.integer(1, 4096));
     else if (flag == "--mesh") o.mesh = flags.value(), o.cases = {"mesh"};
     else if (flag == "--png") o.png = flags.value();
-    else if (flag == "--cases") {
+    else if (flag == "--kernels") {
+      const std::string text = flags.value();
+      if (text != "fastest" && text != "baseline")
+        throw InputError("--kernels: expected fastest or baseline, got '" + text + "'");
+      o.simd = text == "fastest";
+    } else if (flag == "--cases") {
       o.cases = split_list(flags.value());
       for (const std::string& c : o.cases)
         if (c != "water" && c != "lucy" && c != "bunny") throw InputError("--cases: expected water, lucy or bunny, got '" + c + "'");
@@ -172,6 +178,8 @@ void print(const Options& o, const std::string& name, size_t triangles, const st
   json.key("threads").value(uint64_t(o.threads));
   json.key("size").value(std::to_string(o.size) + "x" + std::to_string(o.size));
   json.key("frames").value(uint64_t(o.frames));
+  if (impl == "meniscus-kdtree")  // the small stage's code (the full-SAH build has none)
+    json.key("build_kernels").value(sim::kdtree::triangle_build_kernels({.cpu_simd = o.simd}));
   json.key("build_ms").value(median(s.build_ms));
   json.key("trace_ms").value(median(s.trace_ms));
   json.key("frame_ms").value(median(s.build_ms) + median(s.trace_ms));
@@ -249,7 +257,7 @@ void run_case(const Options& o, const std::string& name) {
     const sim::raytrace::TraceCamera camera = framing(f, scene, optics);
     const sim::raytrace::TraceParams params{o.size, o.size, 2};
 
-    const sim::kdtree::TriangleKdTree& tree = builder.build(f.vertices, f.indices);
+    const sim::kdtree::TriangleKdTree& tree = builder.build(f.vertices, f.indices, {.cpu_simd = o.simd});
     const sim::raytrace::KdTreeIntersector kd(tree);
     scene.surface = &kd;
     const sim::raytrace::TraceImage image = sim::raytrace::trace_image(scene, camera, params);

@@ -1,8 +1,8 @@
 // run_large_stage (large_triangle_stage.h). A level is two parallel passes over chunks of its
 // nodes' triangles: the first counts where each goes, the second writes each at its place (the
 // counts scanned in node order, so every node keeps its triangles in id order) and gathers the
-// children's tight boxes. Classifying twice costs less than storing both clipped boxes of
-// every triangle between the passes: few triangles straddle a split, and only those clip.
+// children's tight boxes. Each pass classifies, rather than the first handing both clipped
+// boxes of every triangle to the second: few triangles straddle a split, and only those clip.
 #include "sim/kdtree/large_triangle_stage.h"
 
 #include <tbb/parallel_for.h>

@@ -1,6 +1,7 @@
 #pragma once
 // An SAH kd-tree over triangles after Zhou, Hou, Wang, Guo, "Real-Time KD-Tree Construction on
-// Graphics Hardware" (2008) §3, the CPU reference (multi-threaded over the nodes of a level):
+// Graphics Hardware" (2008) §3, the CPU reference (multi-threaded: a level's triangles in chunks,
+// the small roots side by side; the small stage with AVX-512 where the CPU has it):
 //  - large-node stage (more than `large_node_triangles` triangles): the node's tight box from
 //    its triangles clipped to it; empty space cut off where it exceeds `empty_space_ratio` of
 //    an axis, else a split at the spatial median of the longest axis; triangles are clipped to

@@ -49,6 +49,7 @@ constexpr int kStackSize = 128;
 struct Pending {
   uint32_t node;
   float t_min, t_max;
+  bool in_plane;  // pushed by a split whose plane holds the ray: it overlaps the near child
 };
 
 // Rounding puts a hit on a node's face a few ulps outside the node's parametric interval (and
@@ -151,7 +152,8 @@ MENISCUS_HD bool test_leaf(const TriangleKdView& tree, const TriangleKdNode& lea
 //
 // A ray running in the split's plane (direction 0 on its axis, origin on it) gets a NaN t and
 // visits both children over its whole interval: a triangle touching the plane from either side
-// may be hit.
+// may be hit. While such a far child is pending, no hit ends the walk early: the near child's
+// hit may lie beyond one in the far child.
 //
 // The interior step keeps its branches. A version with selects only (the far child always
 // written above the stack's top, the top moved by 0 or 1) traced the water 28% slower: the next
@@ -176,6 +178,7 @@ MENISCUS_HD RayHit traverse(const TriangleKdView& tree, const Ray& ray) {
   const uint32_t downward = uint32_t(std::signbit(ray.direction.x)) | uint32_t(std::signbit(ray.direction.y)) << 1 |
                             uint32_t(std::signbit(ray.direction.z)) << 2;
   WideInterval wide(t0, t1);
+  int in_plane = 0;  // pending far children of splits in whose plane the ray runs
   for (;;) {
     const TriangleKdNode n = tree.nodes[node];
     if (!n.is_leaf()) {
@@ -191,7 +194,9 @@ MENISCUS_HD RayHit traverse(const TriangleKdView& tree, const Ray& ray) {
       } else {
         // Both children: the far one from the split on, the near one up to it. NaN (in the
         // plane) fails every comparison, and gives both the whole interval.
-        stack[top++] = {far, t_split > t0 ? (t_split < t1 ? t_split : t1) : t0, t1};
+        const bool plane_holds_ray = t_split != t_split;  // NaN
+        stack[top++] = {far, t_split > t0 ? (t_split < t1 ? t_split : t1) : t0, t1, plane_holds_ray};
+        in_plane += plane_holds_ray;
         node = near;
         t1 = t_split < t1 ? (t_split > t0 ? t_split : t0) : t1;
         wide = WideInterval(t0, t1);
@@ -201,14 +206,15 @@ MENISCUS_HD RayHit traverse(const TriangleKdView& tree, const Ray& ray) {
     Ray leaf_ray = ray;
     leaf_ray.t_max = ray.t_max < best.t ? ray.t_max : best.t;
     if (test_leaf<kAny>(tree, n, leaf_ray, best)) {
-      if (kAny || best.t <= t1) return best;
+      if (kAny || (best.t <= t1 && in_plane == 0)) return best;
     }
     if (top == 0) return best;
     const Pending p = stack[--top];
     node = p.node;
     t0 = p.t_min;
     t1 = p.t_max;
-    if (best.hit() && best.t < t0) return best;  // nothing beyond can be closer
+    in_plane -= p.in_plane;
+    if (best.hit() && best.t < t0 && in_plane == 0) return best;  // nothing beyond can be closer
     wide = WideInterval(t0, t1);
   }
 }

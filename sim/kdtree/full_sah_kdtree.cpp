@@ -137,8 +137,7 @@ class FullSahBuilder {
 
 TriangleKdTree build_full_sah_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
                                      const TriangleKdParams& params) {
-  if (!(params.traversal_cost >= 0.0f && std::isfinite(params.traversal_cost)))
-    throw InputError("triangle kd-tree: traversal_cost must be finite and >= 0");
+  validate_triangle_kd_params(params);  // max_depth bounds the traversal's stack
   const auto start = std::chrono::steady_clock::now();
   TriangleInput input;
   gather_triangles(vertices, indices, input);

@@ -14,7 +14,8 @@ namespace {
 
 constexpr uint32_t kChunk = 4096;
 
-Box empty_box() { return {glm::vec3(INFINITY), glm::vec3(-INFINITY)}; }
+// Grows to the first box it meets: the identity of Box::grow.
+Box inverted_box() { return {glm::vec3(INFINITY), glm::vec3(-INFINITY)}; }
 
 // The triangles of the level being split, node after node: the input's at the root, then one
 // of the working arrays.
@@ -28,7 +29,7 @@ struct LevelView {
 struct LevelNode {
   uint32_t node;
   uint32_t begin, end;
-  Box tight = empty_box();
+  Box tight = inverted_box();
   uint32_t parent = 0;
   bool right = false;
 };
@@ -37,13 +38,13 @@ struct LevelNode {
 enum class Target : uint8_t { kNone, kNext, kSmall };
 
 // Part of one node's triangles, classified by one task.
-struct Chunk {
+struct LevelChunk {
   uint32_t level_node;
   uint32_t begin, end;
   uint32_t count[2] = {0, 0};  // how many go to the left and the right child
   Target target[2] = {Target::kNone, Target::kNone};
   uint32_t at[2] = {0, 0};                    // where in the target the first of them goes
-  Box tight[2] = {empty_box(), empty_box()};  // the boxes they go with
+  Box tight[2] = {inverted_box(), inverted_box()};  // the boxes they go with
 };
 
 class LevelSplitter {
@@ -55,7 +56,7 @@ class LevelSplitter {
   // triangles are then in `next`.
   std::vector<LevelNode> split(const std::vector<LevelNode>& level, LevelView entries, LevelEntries& next) {
     std::vector<LargeTriangleSplit> rules(level.size());
-    std::vector<Chunk> chunks;
+    std::vector<LevelChunk> chunks;
     std::vector<size_t> first_chunk(level.size() + 1);
     for (uint32_t i = 0; i < level.size(); ++i) {
       first_chunk[i] = chunks.size();
@@ -71,7 +72,7 @@ class LevelSplitter {
 
     // Node by node, in order: the children made and their triangles' places.
     std::vector<LevelNode> next_level;
-    uint32_t next_size = 0, small_size = uint32_t(out_.small_triangles.size());
+    size_t next_size = 0, small_size = out_.small_triangles.size();
     for (uint32_t i = 0; i < level.size(); ++i) {
       uint32_t counts[2] = {0, 0};
       for (size_t c = first_chunk[i]; c < first_chunk[i + 1]; ++c)
@@ -99,18 +100,21 @@ class LevelSplitter {
         uint32_t at = 0;
         if (counts[side] > params_.large_node_triangles) {
           target = Target::kNext;
-          at = next_size;
-          next_level.push_back({child + side, next_size, next_size + counts[side], empty_box(), i, side == 1});
+          at = uint32_t(next_size);
+          next_level.push_back(
+              {child + side, uint32_t(next_size), uint32_t(next_size + counts[side]), inverted_box(), i, side == 1});
           next_size += counts[side];
         } else if (counts[side] > 0) {
           target = Target::kSmall;
-          at = small_size;
+          at = uint32_t(small_size);
           made.kind = LargeStageNode::Kind::kSmallRoot;
-          made.first = small_size;
+          made.first = uint32_t(small_size);
           made.count = counts[side];
           out_.small_roots.push_back(child + side);
           small_size += counts[side];
         }
+        // Positions are 32-bit: a level of more triangles is far beyond what the tree can index.
+        if (next_size > TriangleKdNode::kMaxIndex || small_size > TriangleKdNode::kMaxIndex) throw_tree_too_large();
         out_.nodes.push_back(made);
         for (size_t c = first_chunk[i]; c < first_chunk[i + 1]; ++c) {
           chunks[c].target[side] = target;
@@ -139,7 +143,7 @@ class LevelSplitter {
   }
 
  private:
-  void count(Chunk& chunk, const LargeTriangleSplit& rule, LevelView entries) const {
+  void count(LevelChunk& chunk, const LargeTriangleSplit& rule, LevelView entries) const {
     for (uint32_t i = chunk.begin; i < chunk.end; ++i) {
       const TriangleSides sides = classify_triangle(corners_[entries.triangles[i]], entries.clipped[i], rule);
       chunk.count[0] += sides.left;
@@ -147,7 +151,7 @@ class LevelSplitter {
     }
   }
 
-  void scatter(Chunk& chunk, const LargeTriangleSplit& rule, LevelView entries, LevelEntries& next) const {
+  void scatter(LevelChunk& chunk, const LargeTriangleSplit& rule, LevelView entries, LevelEntries& next) const {
     const auto destination = [&](int side) {
       const bool to_next = chunk.target[side] == Target::kNext;
       return std::pair{(to_next ? next.triangles.data() : out_.small_triangles.data()) + chunk.at[side],

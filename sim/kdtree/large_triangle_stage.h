@@ -3,8 +3,8 @@
 // for triangles: triangle_build_rules.h), internal to sim/kdtree. As in the paper, a level's
 // nodes hold their triangles in shared arrays, a node being a range of them: a level is
 // classified in chunks, the chunks in parallel whatever the nodes' sizes (the root is one node
-// of every triangle), and each triangle is written once into the next level or into the
-// small roots' arrays. Nodes of at most large_node_triangles triangles leave the stage as
+// of every triangle), and each triangle is written once per side it goes to, into the next
+// level or into the small roots' arrays. Nodes of at most large_node_triangles triangles leave the stage as
 // small roots.
 #include <cstdint>
 #include <vector>
@@ -43,7 +43,7 @@ struct LargeStage {
   std::vector<uint32_t> small_roots;  // indices into nodes, in the order they were made
   uint32_t levels = 0;
   // The levels' working arrays, one level read while the next is written. Kept with the rest,
-  // so that a stage run again on a mesh of about the same size allocates nothing.
+  // so that a stage run again on a mesh of about the same size reuses its large arrays.
   LevelEntries working[2];
 };
 

@@ -123,13 +123,15 @@ MENISCUS_SMALL_STAGE_TARGET SmallSplit best_split_avx512(const SmallTriangleRoot
           traversal);
       // The candidates in order, a cost replacing the best only when lower (as best_split's):
       // the block's cheapest replaces it, the first of equal ones.
-      const __m256 live_cost = _mm256_mask_blend_ps(valid, _mm256_set1_ps(INFINITY), cost);
+      // A NaN cost (an infinite node) never wins, as in best_split; min_ps would let it.
+      const __mmask8 comparable = valid & _mm256_cmp_ps_mask(cost, cost, _CMP_ORD_Q);
+      const __m256 live_cost = _mm256_mask_blend_ps(comparable, _mm256_set1_ps(INFINITY), cost);
       __m256 cheapest = _mm256_min_ps(live_cost, _mm256_permute2f128_ps(live_cost, live_cost, 1));
       cheapest = _mm256_min_ps(cheapest, _mm256_permute_ps(cheapest, 0b01001110));
       cheapest = _mm256_min_ps(cheapest, _mm256_permute_ps(cheapest, 0b10110001));
       const float block_cost = _mm256_cvtss_f32(cheapest);
       if (!(block_cost < best_cost)) continue;
-      const uint32_t lane = uint32_t(__builtin_ctz(valid & _mm256_cmp_ps_mask(live_cost, cheapest, _CMP_EQ_OQ)));
+      const uint32_t lane = uint32_t(__builtin_ctz(comparable & _mm256_cmp_ps_mask(live_cost, cheapest, _CMP_EQ_OQ)));
       best_cost = block_cost;
       alignas(64) uint64_t lefts[8], rights[8];
       _mm512_store_si512(lefts, left);

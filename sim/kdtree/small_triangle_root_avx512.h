@@ -12,8 +12,8 @@
 
 namespace meniscus::sim::kdtree {
 
-// Whether this CPU runs the functions below (AVX-512 F, DQ, VL and VPOPCNTDQ), and the build has
-// them.
+// Whether this CPU runs the functions below (AVX-512 F, DQ, VL and VPOPCNTDQ, and BMI2), and the
+// build has them.
 bool small_stage_avx512_available();
 
 void prepare_avx512(SmallTriangleRoot& root);

@@ -39,8 +39,8 @@ void gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint3
 // references and the SAH cost. The CPU and the CUDA builds' trees are counted alike.
 void add_preorder_stats(TriangleKdTree& tree, float traversal_cost);
 
-// `build[0]` is the root, whose box is `root_box`. Fills the tree's preorder nodes, leaves, leaf
-// geometry, box and statistics (but not build_ms or the counts the builder knows).
+// `build[0]` is the root, whose box is the input's bounds. Fills the tree's preorder nodes,
+// leaves, leaf geometry, box and statistics (but not build_ms or the counts the builder knows).
 void write_tree(const std::vector<TriangleBuildNode>& build, const TriangleInput& input, float traversal_cost,
                 TriangleKdTree& tree);
 

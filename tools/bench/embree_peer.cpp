@@ -104,6 +104,9 @@ class Scene final : public EmbreeScene {
     rtcUpdateGeometryBuffer(geometry_, RTC_BUFFER_TYPE_INDEX, 0);
     rtcCommitGeometry(geometry_);
     rtcCommitScene(scene_);
+    // A failed build would look fast: say so instead.
+    if (const RTCError error = rtcGetDeviceError(device_); error != RTC_ERROR_NONE)
+      throw DeviceError("embree: the scene's commit failed (RTCError " + std::to_string(int(error)) + ")");
     build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
   const sim::raytrace::Intersector& intersector() const override { return *intersector_; }

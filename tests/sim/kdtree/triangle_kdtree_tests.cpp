@@ -358,6 +358,34 @@ TEST_CASE("triangle kd-tree: rays in split planes, parallel to them or starting 
   CHECK(wrong_t == 0);
 }
 
+TEST_CASE("triangle kd-tree: a ray in a split's plane finds the closer of the hits on either side of it",
+          "[kdtree][triangles]") {
+  // Two triangles with an edge each in the plane x = 0.5, the root's split: the left one at
+  // z = 0.3, the right one at z = 0.2. A ray along z in that plane visits both children over
+  // the same interval; the near child's hit (the left, for direction x = +0) is the farther one.
+  const Mesh mesh{{{0.0f, 0.0f, 0.3f},
+                   {0.5f, 0.0f, 0.3f},
+                   {0.5f, 0.2f, 0.3f},
+                   {1.0f, 0.0f, 0.2f},
+                   {0.5f, 0.0f, 0.2f},
+                   {0.5f, 0.2f, 0.2f}},
+                  {0, 1, 2, 3, 4, 5}};
+  const TriangleKdTree tree = build_triangle_kdtree(mesh.vertices, mesh.indices, {.large_node_triangles = 1});
+  REQUIRE(!tree.nodes.empty());
+  REQUIRE(!tree.nodes[0].is_leaf());
+  REQUIRE(tree.nodes[0].axis() == 0);
+  REQUIRE(tree.nodes[0].split() == 0.5f);
+  for (const float direction_x : {0.0f, -0.0f}) {
+    const Ray ray{{0.5f, 0.1f, 0.0f}, {direction_x, 0.0f, 1.0f}};
+    const RayHit expected = brute_force_closest(mesh.vertices, mesh.indices, ray);
+    REQUIRE(expected.triangle == 1);
+    const RayHit hit = trace_closest(tree, ray);
+    INFO("direction x " << (std::signbit(direction_x) ? "-0" : "+0"));
+    CHECK(hit.triangle == 1);
+    CHECK(hit.t == expected.t);
+  }
+}
+
 TEST_CASE("triangle kd-tree: the same tree with one thread as with all", "[kdtree][triangles]") {
   const Mesh soup = random_soup(5000, 3);
   const TriangleKdTree all = build_triangle_kdtree(soup.vertices, soup.indices);
@@ -373,7 +401,8 @@ TEST_CASE("triangle kd-tree: the same tree with one thread as with all", "[kdtre
 }
 
 TEST_CASE("triangle kd-tree: the small stage with AVX-512 builds the portable code's tree", "[kdtree][triangles]") {
-  if (!small_stage_avx512_available()) WARN("this CPU has no AVX-512 (F, DQ, VL, VPOPCNTDQ): both builds are portable");
+  if (!small_stage_avx512_available())
+    WARN("this CPU has no AVX-512 (F, DQ, VL, VPOPCNTDQ) with BMI2: both builds are portable");
   Mesh coincident_in_soup = random_soup(2000, 31);
   const uint32_t first = uint32_t(coincident_in_soup.vertices.size());
   coincident_in_soup.vertices.insert(coincident_in_soup.vertices.end(),

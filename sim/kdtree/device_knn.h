@@ -32,7 +32,7 @@ struct DeviceKnnParams {
 // neighbours written to row rows[i] (null: row i). `own_points`: the queries are the tree's own
 // points, which start from the conservative R where no node on their path has a radius (other
 // queries from the farthest corner of the deepest node holding k: holding_k_radius in
-// radius_estimate.h).
+// kdtree_rules.h).
 struct DeviceQueries {
   const float *x = nullptr, *y = nullptr, *z = nullptr;
   const uint32_t* order = nullptr;

@@ -87,6 +87,25 @@ KD_HD inline float farthest_distance2(const float* lo, const float* hi, float x,
   return d2;
 }
 
+// For a query that need not be one of the points, where ESTIMATERADIUS has no bound (no node
+// on its path has a radius: its leaves are larger than alpha R, the points sparser there than R
+// says, as on a floor cell beyond a caustic): the farthest corner of the deepest node on its
+// path holding at least k points, which holds them; `none` when the tree holds fewer than k.
+KD_HD inline float holding_k_radius(const KdNode* nodes, uint32_t k, float x, float y, float z, float none) {
+  uint32_t i = 0, holding_k = UINT32_MAX;
+  for (;;) {
+    const KdNode& node = nodes[i];
+    if (node.count < k) break;  // nor will any below it
+    holding_k = i;
+    if (node.axis == kLeafAxis) break;
+    const float q = node.axis == 0 ? x : (node.axis == 1 ? y : z);
+    i = q < node.split ? i + 1 : node.index;
+  }
+  if (holding_k == UINT32_MAX) return none;
+  const KdNode& n = nodes[holding_k];
+  return sqrtf(farthest_distance2(n.lo, n.hi, x, y, z));
+}
+
 // Point distances are formed from coordinate differences, never from recentred coordinates: a
 // difference of two floats is rounded once, so distances keep their relative precision at any
 // offset (1e6 included) and brute force computes the very same numbers.

@@ -60,22 +60,6 @@ __device__ void range_search(const Tree& t, float x, float y, float z, float r2,
   }
 }
 
-// holding_k_radius (radius_estimate.h): +inf where the tree holds fewer than k points.
-__device__ float holding_k_radius(const Tree& t, uint32_t k, float x, float y, float z) {
-  uint32_t i = 0, holding_k = kNoParent;
-  for (;;) {
-    const KdNode& node = t.nodes[i];
-    if (node.count < k) break;
-    holding_k = i;
-    if (node.axis == kLeafAxis) break;
-    const float q = node.axis == 0 ? x : (node.axis == 1 ? y : z);
-    i = q < node.split ? i + 1 : node.index;
-  }
-  if (holding_k == kNoParent) return kFloatMax;
-  const KdNode& n = t.nodes[holding_k];
-  return sqrtf(farthest_distance2(n.lo, n.hi, x, y, z));
-}
-
 // ESTIMATERADIUS (radius_estimate.h), +inf (kFloatMax) where no node on the path has a radius.
 __device__ float estimate(const Tree& t, float x, float y, float z) {
   float r = kFloatMax;
@@ -220,7 +204,7 @@ __global__ void search_kernel(Tree t, DeviceQueries q, SearchShape s, uint32_t* 
   uint32_t best_id[kDeviceMaxK];
   // r0 as the CPU's run_queries takes it (knn.cpp).
   float r0 = estimate(t, x, y, z);
-  if (r0 == kFloatMax && !q.own_points) r0 = holding_k_radius(t, s.k, x, y, z);
+  if (r0 == kFloatMax && !q.own_points) r0 = holding_k_radius(t.nodes, s.k, x, y, z, kFloatMax);
   if (r0 == kFloatMax) r0 = *t.radius;
   const uint32_t found = nearest(t, x, y, z, r0, s, best_d2, best_id);
   const size_t row = size_t(q.rows ? q.rows[i] : i) * s.k;

@@ -110,6 +110,7 @@ class LevelSplitter {
           made.kind = LargeStageNode::Kind::kSmallRoot;
           made.first = uint32_t(small_size);
           made.count = counts[side];
+          made.small_root = uint32_t(out_.small_roots.size());
           out_.small_roots.push_back(child + side);
           small_size += counts[side];
         }

@@ -23,6 +23,7 @@ struct LargeStageNode {
   float split = 0.0f;
   uint32_t left = 0, right = 0;   // an interior node's children
   uint32_t first = 0, count = 0;  // a leaf's triangles in leaf_triangles; a small root's in the small arrays
+  uint32_t small_root = 0;        // a small root's place in LargeStage::small_roots
   uint32_t depth = 0;
   Box box;
 };

@@ -41,24 +41,11 @@ inline float estimate_radius(const KdTree& tree, const RadiusTable& table, float
   }
 }
 
-// For a query that need not be one of the points, where ESTIMATERADIUS has no bound (no node
-// on its path has a radius: its leaves are larger than alpha R, the points sparser there than R
-// says, as on a floor cell beyond a caustic): the farthest corner of the deepest node on its
-// path holding at least k points, which holds them. +inf when the tree holds fewer than k.
-// The tree's own points keep the conservative R there, a tighter start among the points.
+// holding_k_radius (kdtree_rules.h) over the tree: +inf when it holds fewer than k. The tree's
+// own points keep the conservative R where ESTIMATERADIUS has no bound, a tighter start among
+// the points.
 inline float holding_k_radius(const KdTree& tree, uint32_t k, float x, float y, float z) {
-  uint32_t i = 0, holding_k = UINT32_MAX;
-  for (;;) {
-    const KdNode& node = tree.nodes[i];
-    if (node.count < k) break;  // nor will any below it
-    holding_k = i;
-    if (node.axis == kLeafAxis) break;
-    const float q = node.axis == 0 ? x : (node.axis == 1 ? y : z);
-    i = q < node.split ? i + 1 : node.index;
-  }
-  if (holding_k == UINT32_MAX) return std::numeric_limits<float>::infinity();
-  const KdNode& n = tree.nodes[holding_k];
-  return std::sqrt(farthest_distance2(n.lo, n.hi, x, y, z));
+  return holding_k_radius(tree.nodes.data(), k, x, y, z, std::numeric_limits<float>::infinity());
 }
 
 }  // namespace meniscus::sim::kdtree

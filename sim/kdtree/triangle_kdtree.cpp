@@ -95,9 +95,7 @@ class PreorderAssembly {
  public:
   // `subtrees[k]` is small root k's.
   PreorderAssembly(const LargeStage& large, std::span<const Subtree> subtrees, TriangleKdTree& tree)
-      : large_(large), subtrees_(subtrees), tree_(tree), subtree_of_(large.nodes.size()) {
-    for (uint32_t k = 0; k < large.small_roots.size(); ++k) subtree_of_[large.small_roots[k]] = k;
-  }
+      : large_(large), subtrees_(subtrees), tree_(tree) {}
 
   void write() {
     size_t nodes = 0, entries = large_.leaf_triangles.size();
@@ -119,8 +117,8 @@ class PreorderAssembly {
   void walk(uint32_t id) {
     const LargeStageNode& b = large_.nodes[id];
     if (b.kind == LargeStageNode::Kind::kSmallRoot) {
-      const Subtree& s = subtrees_[subtree_of_[id]];
-      place_[subtree_of_[id]] = {node_, entry_};
+      const Subtree& s = subtrees_[b.small_root];
+      place_[b.small_root] = {node_, entry_};
       node_ += uint32_t(s.nodes.size());
       entry_ += uint32_t(s.leaf_triangles.size());
     } else if (b.kind == LargeStageNode::Kind::kLeaf) {
@@ -148,7 +146,6 @@ class PreorderAssembly {
   const LargeStage& large_;
   std::span<const Subtree> subtrees_;
   TriangleKdTree& tree_;
-  std::vector<uint32_t> subtree_of_;  // by large-stage node: its subtree, for small roots
   std::vector<Place> place_;
   uint32_t node_ = 0, entry_ = 0;
 };

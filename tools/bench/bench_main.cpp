@@ -20,30 +20,27 @@ int run_segment(int argc, char** argv);
 }
 
 int main(int argc, char** argv) {
+  // One line of usage per line of source.
+  // clang-format off
   const char* usage =
       "usage: meniscus-bench mc [--threads N] [--sizes 64,128,256] [--repeat R] [--no-vulkan] [--check]\n"
-      "       meniscus-bench levelset [--threads N] [--radii 100,200] [--steps N] [--enright 128,256 [--enright-gamma "
-      "G] [--enright-reinit K] [--enright-reinit-every S] [--enright-cfl C] [--enright-peer openvdb|none]] "
-      "[--precision float32,fixed16]\n"
-      "       meniscus-bench kdtree [--threads N] [--points N] [--k K] [--repeat R] [--cases uniform,sphere] "
-      "[--traversal-cost C] [--kernels fastest|baseline]\n"
+      "       meniscus-bench levelset [--threads N] [--radii 100,200] [--steps N] [--enright 128,256 [--enright-gamma G] [--enright-reinit K] [--enright-reinit-every S] [--enright-cfl C] [--enright-peer openvdb|none]] [--precision float32,fixed16]\n"
+      "       meniscus-bench kdtree [--threads N] [--points N] [--k K] [--repeat R] [--cases uniform,sphere] [--traversal-cost C] [--kernels fastest|baseline]\n"
       "       meniscus-bench fluid [--size 1920x1080] [--particles 65536,1048576] [--repeat R] [--device NAME]\n"
-      "       meniscus-bench sph [--threads N] [--particles 65536,262144,1048576] [--steps N] [--warmup N] [--backends "
-      "cpu,cuda]\n"
+      "       meniscus-bench sph [--threads N] [--particles 65536,262144,1048576] [--steps N] [--warmup N] [--backends cpu,cuda]\n"
       "       meniscus-bench sph --scene FILE.toml [--frames N] [--backends cpu,cuda]\n"
       "       meniscus-bench reconstruct [--threads N] [--input points.ply] [--start-depth d] [--depth D] [--alpha A]\n"
       "       meniscus-bench wavelet [--threads N] [--size 1920x1080] [--volume 256] [--levels 3] [--repeat R]\n"
       "                              [--wavelets haar,5/3,9/7,dd97,dd137] [--backends cpu,cuda]\n"
       "       meniscus-bench mip [--size WxH] [--volume FILE] [--threads N] [--repeat R] [--levels L] [--max-depth D]\n"
-      "                          [--axis x|y|z] [--budgets 0.01,0.05,0.2] [--vtk fixed_point,gpu|none] [--device "
-      "NAME]\n"
+      "                          [--axis x|y|z] [--budgets 0.01,0.05,0.2] [--vtk fixed_point,gpu|none] [--device NAME]\n"
       "                          [--sim cpu|cuda] [--check]\n"
       "       meniscus-bench raytrace [--threads N] [--size 1024] [--frames F] [--grid N] [--cases water,lucy,bunny]\n"
       "                               [--mesh any.ply|.obj] [--png prefix] [--kernels fastest|baseline]\n"
       "       meniscus-bench segment --seed i,j,k,r... --lower L --upper U [--volume FILE] [--curvature W] [--rms E]\n"
-      "                              [--max-steps N] [--threads N] [--reference MASK] [--itk serial,parallel|none] "
-      "[--sim cpu|cuda]\n"
+      "                              [--max-steps N] [--threads N] [--reference MASK] [--itk serial,parallel|none] [--sim cpu|cuda]\n"
       "                              [--masks DIR] [--isotropic]\n";
+  // clang-format on
   if (argc < 2 || !std::strcmp(argv[1], "--help")) {
     std::fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;

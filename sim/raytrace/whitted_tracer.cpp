@@ -1,6 +1,7 @@
 // trace_image (whitted_tracer.h).
 #include "sim/raytrace/whitted_tracer.h"
 
+#include <tbb/blocked_range2d.h>
 #include <tbb/parallel_for.h>
 
 #include <atomic>
@@ -87,15 +88,22 @@ TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const
   image.height = params.height;
   image.rgb.resize(size_t(params.width) * params.height);
   std::atomic<uint64_t> hits{0}, secondary{0}, shadow{0};
-  // Each row counts its own rays and adds them once: an atomic counter shared by every ray
-  // bounced its cache line between the threads on every ray.
-  tbb::parallel_for(uint32_t(0), params.height, [&](uint32_t y) {
-    WhittedPath<IntersectorSurface> row({scene.surface}, setup.scene);
-    for (uint32_t x = 0; x < params.width; ++x) image.rgb[size_t(y) * params.width + x] = row.pixel(setup.rays, x, y);
-    hits += row.counts.hits;
-    secondary += row.counts.secondary;
-    shadow += row.counts.shadow;
-  });
+  // Square tiles rather than rows: the secondary rays of neighbouring pixels, above and below
+  // as well as beside, walk the same nodes while they are still in the cache. Tiles of 16
+  // pixels or fewer a side traced the water 5-8% faster than rows, with our tree and Embree's
+  // alike. Each tile counts its own rays and adds them once: an atomic counter shared by every
+  // ray bounced its cache line between the threads on every ray.
+  constexpr uint32_t kTile = 16;
+  tbb::parallel_for(tbb::blocked_range2d<uint32_t>(0, params.height, kTile, 0, params.width, kTile),
+                    [&](const tbb::blocked_range2d<uint32_t>& tile) {
+                      WhittedPath<IntersectorSurface> path({scene.surface}, setup.scene);
+                      for (uint32_t y = tile.rows().begin(); y < tile.rows().end(); ++y)
+                        for (uint32_t x = tile.cols().begin(); x < tile.cols().end(); ++x)
+                          image.rgb[size_t(y) * params.width + x] = path.pixel(setup.rays, x, y);
+                      hits += path.counts.hits;
+                      secondary += path.counts.secondary;
+                      shadow += path.counts.shadow;
+                    });
   image.stats.primary = primary_rays(params);
   image.stats.secondary = secondary;
   image.stats.shadow = shadow;

@@ -1,10 +1,11 @@
 #pragma once
 // What a ray tracer asks of an acceleration structure: the closest hit (with its triangle's
-// normal) and whether anything is hit at all. The kd-tree answers here (KdTreeIntersector); the benchmark puts Embree's
+// normal), for one ray or a batch, and whether anything is hit at all. The kd-tree answers here (KdTreeIntersector); the benchmark puts Embree's
 // BVH behind the same interface, so both trace exactly the same rays.
 #include <span>
 
 #include "sim/kdtree/triangle_kdtree.h"
+#include "sim/kdtree/triangle_packet.h"
 #include "sim/kdtree/triangle_ray.h"
 
 namespace meniscus::sim::raytrace {
@@ -17,6 +18,11 @@ class Intersector {
   virtual ~Intersector() = default;
   virtual RayHit closest(const Ray& ray) const = 0;
   virtual bool any(const Ray& ray) const = 0;
+  // hits[i] = closest(rays[i]). The tracer hands over neighbouring pixels' rays together, in
+  // order, so an intersector may trace them in packets; each hit must be closest()'s.
+  virtual void closest_batch(std::span<const Ray> rays, std::span<RayHit> hits) const {
+    for (size_t i = 0; i < rays.size(); ++i) hits[i] = closest(rays[i]);
+  }
 };
 
 class KdTreeIntersector final : public Intersector {
@@ -24,6 +30,9 @@ class KdTreeIntersector final : public Intersector {
   explicit KdTreeIntersector(const kdtree::TriangleKdTree& tree) : tree_(tree) {}
   RayHit closest(const Ray& ray) const override { return kdtree::trace_closest(tree_, ray); }
   bool any(const Ray& ray) const override { return kdtree::trace_any(tree_, ray); }
+  void closest_batch(std::span<const Ray> rays, std::span<RayHit> hits) const override {
+    kdtree::trace_closest_packets(kdtree::view_of(tree_), rays, hits);
+  }
 
  private:
   const kdtree::TriangleKdTree& tree_;

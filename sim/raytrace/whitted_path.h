@@ -54,6 +54,14 @@ struct PrimaryRays {
   glm::vec3 eye{0.0f}, forward{0.0f, 0.0f, -1.0f}, right{1.0f, 0.0f, 0.0f}, up{0.0f, 1.0f, 0.0f};
   float half_width = 1.0f, half_height = 1.0f;
   uint32_t width = 1, height = 1, supersample = 1;
+
+  // Pixel (x, y)'s ray of sample (sx, sy), row 0 at the top.
+  MENISCUS_HD Ray through(uint32_t x, uint32_t y, uint32_t sx, uint32_t sy) const {
+    const uint32_t n = supersample;
+    const float u = ((x + (sx + 0.5f) / n) / width * 2.0f - 1.0f) * half_width;
+    const float v = (1.0f - (y + (sy + 0.5f) / n) / height * 2.0f) * half_height;
+    return {eye, forward + u * right + v * up};
+  }
 };
 
 // Rays a path traced beyond its primary ones, and the primary rays that hit the surface.
@@ -66,57 +74,6 @@ class WhittedPath {
  public:
   MENISCUS_HD WhittedPath(const Surface& surface, const PathScene& scene) : surface_(surface), s_(scene) {}
 
-  // The pixel (x, y)'s radiance, row 0 at the top: the mean of its primary rays.
-  MENISCUS_HD glm::vec3 pixel(const PrimaryRays& rays, uint32_t x, uint32_t y) {
-    const uint32_t n = rays.supersample;
-    glm::vec3 sum(0.0f);
-    for (uint32_t sy = 0; sy < n; ++sy)
-      for (uint32_t sx = 0; sx < n; ++sx) {
-        const float u = ((x + (sx + 0.5f) / n) / rays.width * 2.0f - 1.0f) * rays.half_width;
-        const float v = (1.0f - (y + (sy + 0.5f) / n) / rays.height * 2.0f) * rays.half_height;
-        bool hit = false;
-        sum += radiance({rays.eye, rays.forward + u * rays.right + v * rays.up}, &hit);
-        counts.hits += hit;
-      }
-    return sum / float(n * n);
-  }
-
-  // What arrives along the primary `ray` (from the air); `hit_surface`: whether it met the surface.
-  MENISCUS_HD glm::vec3 radiance(const Ray& ray, bool* hit_surface) {
-    // Depth first, with the branches still to follow on a stack rather than by recursion (a GPU
-    // thread's stack is small): each carries the product of the Fresnel terms and absorptions
-    // on its way from the pixel, and the share of the pixel that it carries.
-    Branch pending[kMaxBounces + 2];
-    int top = 0;
-    pending[top++] = {ray, glm::vec3(1.0f), 1.0f, 0, 0};
-    glm::vec3 sum(0.0f);
-    while (top > 0) {
-      const Branch b = pending[--top];
-      const RayHit hit = surface_.closest(b.ray);
-      const float t_floor = b.ray.direction.y < 0.0f ? (s_.floor_y - b.ray.origin.y) / b.ray.direction.y : INFINITY;
-      if (b.depth == 0) *hit_surface = hit.hit();
-      // The floor wins a tie: water standing on it meets it there.
-      if (hit.hit() && hit.t < t_floor) {
-        sum += split(b, hit, pending, top);
-        continue;
-      }
-      const glm::vec3 seen = std::isfinite(t_floor) && t_floor > 0.0f
-                                 ? floor(b.ray.origin + t_floor * b.ray.direction, footprint(b.ray, t_floor))
-                                 : sky(b.ray.direction);
-      sum += b.throughput * seen *
-             absorbed(b.medium, std::isfinite(t_floor) ? t_floor * glm::length(b.ray.direction) : 0.0f);
-    }
-    return sum;
-  }
-
-  PathCounts counts;
-
-  // The deepest bounce limit a path is traced to (the scenes allow 8).
-  static constexpr uint32_t kMaxBounces = 16;
-
- private:
-  static constexpr float kEpsilon = 1e-4f;  // how far a secondary ray starts off the surface
-
   // A ray still to follow: it travels in `medium`, `depth` bounces from the pixel, and what it
   // sees reaches the pixel times `throughput`; `weight` is the share of the pixel it carries.
   struct Branch {
@@ -126,6 +83,63 @@ class WhittedPath {
     uint32_t depth;
     uint8_t medium;
   };
+
+  // The deepest bounce limit a path is traced to (the scenes allow 8).
+  static constexpr uint32_t kMaxBounces = 16;
+  // The most branches resolve() pushes.
+  static constexpr int kSplit = 2;
+
+  // The pixel (x, y)'s radiance, row 0 at the top: the mean of its primary rays.
+  MENISCUS_HD glm::vec3 pixel(const PrimaryRays& rays, uint32_t x, uint32_t y) {
+    const uint32_t n = rays.supersample;
+    glm::vec3 sum(0.0f);
+    for (uint32_t sy = 0; sy < n; ++sy)
+      for (uint32_t sx = 0; sx < n; ++sx) {
+        bool hit = false;
+        sum += follow_depth_first(primary(rays.through(x, y, sx, sy)), &hit);
+        counts.hits += hit;
+      }
+    return sum / float(n * n);
+  }
+
+  // A primary ray as the branch it starts: from the air, all of its pixel's share.
+  MENISCUS_HD static Branch primary(const Ray& ray) { return {ray, glm::vec3(1.0f), 1.0f, 0, 0}; }
+
+  // What arrives along `start` and every branch it splits into, depth first, with the branches
+  // still to follow on a stack rather than by recursion (a GPU thread's stack is small);
+  // `hit_surface`: whether a primary ray met the surface.
+  MENISCUS_HD glm::vec3 follow_depth_first(const Branch& start, bool* hit_surface) {
+    Branch pending[kMaxBounces + kSplit];
+    int top = 0;
+    pending[top++] = start;
+    glm::vec3 sum(0.0f);
+    while (top > 0) {
+      const Branch b = pending[--top];
+      sum += resolve(b, surface_.closest(b.ray), pending, top, hit_surface);
+    }
+    return sum;
+  }
+
+  // Branch `b` given its closest hit (found by the caller, one ray or many at a time): what it
+  // sees on the floor or in the sky, as seen from the pixel; or, where it meets the surface
+  // first, its reflected and refracted branches pushed onto `pending` (at most kSplit) and
+  // the sky for those the bounce limit or min_weight ends.
+  MENISCUS_HD glm::vec3 resolve(const Branch& b, const RayHit& hit, Branch* pending, int& top, bool* hit_surface) {
+    const float t_floor = b.ray.direction.y < 0.0f ? (s_.floor_y - b.ray.origin.y) / b.ray.direction.y : INFINITY;
+    if (b.depth == 0) *hit_surface = hit.hit();
+    // The floor wins a tie: water standing on it meets it there.
+    if (hit.hit() && hit.t < t_floor) return split(b, hit, pending, top);
+    const glm::vec3 seen = std::isfinite(t_floor) && t_floor > 0.0f
+                               ? floor(b.ray.origin + t_floor * b.ray.direction, footprint(b.ray, t_floor))
+                               : sky(b.ray.direction);
+    return b.throughput * seen *
+           absorbed(b.medium, std::isfinite(t_floor) ? t_floor * glm::length(b.ray.direction) : 0.0f);
+  }
+
+  PathCounts counts;
+
+ private:
+  static constexpr float kEpsilon = 1e-4f;  // how far a secondary ray starts off the surface
 
   // Where branch `b` meets the surface at `hit`: its reflected and refracted rays pushed, or
   // the sky they end in at the bounce limit (returned, as seen from the pixel).

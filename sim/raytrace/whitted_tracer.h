@@ -6,9 +6,10 @@
 // shadow ray — the refracting surface blocks the direct sun, and the light it lets through
 // arrives as the caustic image from photon mapping (sim/photon) when one is given.
 //
-// Rows in parallel; every pixel depends on its rays alone, so the image does not depend on the
-// thread count or the intersector (the kd-tree, the brute force, Embree in the benchmark). The
-// paths themselves are whitted_path.h, which the CUDA tracer (whitted_cuda.h) runs too.
+// Tiles in parallel, each a bounce at a time (whitted_waves.h); every pixel depends on its rays
+// alone, so the image does not depend on the thread count or the intersector (the kd-tree, the
+// brute force, Embree in the benchmark). The paths themselves are whitted_path.h, which the
+// CUDA tracer (whitted_cuda.h) runs too, depth first.
 #include <cstdint>
 #include <glm/vec3.hpp>
 #include <span>

@@ -31,6 +31,7 @@ namespace meniscus::sim::kdtree {
 namespace {
 
 using test::Mesh;
+using test::grid_cube;
 using test::random_soup;
 
 Mesh read(const std::filesystem::path& file) { return test::read_triangles(file); }
@@ -312,28 +313,6 @@ TEST_CASE("triangle kd-tree: the bunny's rays equal the brute force's (when ../s
   INFO(a.hits << " of " << a.rays << " rays hit, " << a.ties << " exact ties, SAH " << tree.stats.sah_cost);
   CHECK(a.hits > a.rays / 20);  // the test means something: rays hit
   CHECK(a.mismatched == 0);
-}
-
-// The faces of the unit cube, each an n x n grid: many triangles in a few planes, splits that
-// fall on grid lines.
-Mesh grid_cube(int n) {
-  Mesh mesh;
-  for (int axis = 0; axis < 3; ++axis)
-    for (const float side : {0.0f, 1.0f})
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-          const auto corner = [&](int di, int dj) {
-            glm::vec3 p;
-            p[axis] = side;
-            p[(axis + 1) % 3] = float(i + di) / n;
-            p[(axis + 2) % 3] = float(j + dj) / n;
-            mesh.vertices.push_back(p);
-            return uint32_t(mesh.vertices.size() - 1);
-          };
-          const uint32_t a = corner(0, 0), b = corner(1, 0), c = corner(1, 1), d = corner(0, 1);
-          mesh.indices.insert(mesh.indices.end(), {a, b, c, a, c, d});
-        }
-  return mesh;
 }
 
 TEST_CASE("triangle kd-tree: rays in split planes, parallel to them or starting on them find the brute force's hit",

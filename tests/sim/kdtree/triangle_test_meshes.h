@@ -38,6 +38,28 @@ inline Mesh random_soup(size_t count, uint32_t seed, bool bad = false) {
   return mesh;
 }
 
+// The faces of the unit cube, each an n x n grid: many triangles in a few planes, splits that
+// fall on grid lines.
+inline Mesh grid_cube(int n) {
+  Mesh mesh;
+  for (int axis = 0; axis < 3; ++axis)
+    for (const float side : {0.0f, 1.0f})
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          const auto corner = [&](int di, int dj) {
+            glm::vec3 p;
+            p[axis] = side;
+            p[(axis + 1) % 3] = float(i + di) / n;
+            p[(axis + 2) % 3] = float(j + dj) / n;
+            mesh.vertices.push_back(p);
+            return uint32_t(mesh.vertices.size() - 1);
+          };
+          const uint32_t a = corner(0, 0), b = corner(1, 0), c = corner(1, 1), d = corner(0, 1);
+          mesh.indices.insert(mesh.indices.end(), {a, b, c, a, c, d});
+        }
+  return mesh;
+}
+
 inline Mesh read_triangles(const std::filesystem::path& file) {
   const TriangleMesh m = read_mesh(file);
   Mesh mesh;

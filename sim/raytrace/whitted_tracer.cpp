@@ -2,9 +2,9 @@
 #include "sim/raytrace/whitted_tracer.h"
 
 #include <tbb/blocked_range2d.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <glm/geometric.hpp>
@@ -78,26 +78,24 @@ TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const
   image.width = params.width;
   image.height = params.height;
   image.rgb.resize(size_t(params.width) * params.height);
-  std::atomic<uint64_t> hits{0}, secondary{0}, shadow{0};
   // Square tiles rather than rows: the secondary rays of neighbouring pixels, above and below
   // as well as beside, walk the same nodes while they are still in the cache, and a tile's
-  // waves (whitted_waves.h) hold rays that packets can share. Each tile counts its own rays and
-  // adds them once: an atomic counter shared by every ray bounced its cache line between the
-  // threads on every ray.
+  // waves (whitted_waves.h) hold rays that packets can share. Each thread keeps its waves'
+  // buffers from tile to tile, and its own counts, added once at the end.
+  tbb::enumerable_thread_specific<WhittedWaves> waves(
+      [&] { return WhittedWaves(*scene.surface, setup.scene, setup.rays); });
   constexpr uint32_t kTile = 16;
   tbb::parallel_for(tbb::blocked_range2d<uint32_t>(0, params.height, kTile, 0, params.width, kTile),
                     [&](const tbb::blocked_range2d<uint32_t>& tile) {
-                      WhittedWaves waves(*scene.surface, setup.scene, setup.rays);
-                      waves.trace_tile(tile.cols().begin(), tile.cols().end(), tile.rows().begin(),
-                                       tile.rows().end(), image.rgb.data());
-                      hits += waves.counts().hits;
-                      secondary += waves.counts().secondary;
-                      shadow += waves.counts().shadow;
+                      waves.local().trace_tile(tile.cols().begin(), tile.cols().end(), tile.rows().begin(),
+                                               tile.rows().end(), image.rgb.data());
                     });
   image.stats.primary = primary_rays(params);
-  image.stats.secondary = secondary;
-  image.stats.shadow = shadow;
-  image.stats.hits = hits;
+  for (const WhittedWaves& thread : waves) {
+    image.stats.secondary += thread.counts().secondary;
+    image.stats.shadow += thread.counts().shadow;
+    image.stats.hits += thread.counts().hits;
+  }
   image.stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return image;
 }

@@ -1,14 +1,15 @@
 #pragma once
-// Closest hits for many rays on the CPU, sixteen (or eight) at a time (Wald's kd-tree packets, 2004): the
-// rays of a group that head into the same octant walk the tree together, each node's split
+// Closest hits for many rays on the CPU, sixteen (or eight) at a time (Wald's kd-tree packets,
+// 2004): the rays of a group that head into the same octant walk the tree together, each node's split
 // compared with all of them in one vector operation, and each leaf's triangles tested against
 // all of them at once. Neighbouring pixels' rays, and the rays they reflect and refract, visit
 // nearly the same nodes, so the walk (and its mispredicted branches) is shared.
 //
 // Every lane keeps its own interval, hit and end, and decides exactly as traverse<false>
 // (triangle_traversal.h) does; the arithmetic is the single ray's, in its order and unfused, so
-// each hit is the single traversal's to the bit. Rays in another octant than the group's first,
-// and groups with a ray running in a split's plane, are traced one by one.
+// each hit is the single traversal's to the bit. A group's rays walk octant by octant (near and
+// far must be the same child for every lane); a lone ray of its octant, and a packet with a ray
+// running in a split's plane, are traced one by one.
 #include <cstdint>
 #include <span>
 

@@ -9,16 +9,20 @@
 typedef float Floats __attribute__((vector_size(4 * kWidth)));
 typedef int32_t Lanes __attribute__((vector_size(4 * kWidth)));  // -1 where true, 0 where not
 
-// Whether any lane is set: one test of the register (a loop over the lanes stayed a loop of
-// extractions).
+// The set lanes as bits, lane i in bit i: one instruction (a loop over the lanes stayed a loop
+// of extractions).
 template <class Vector>  // Lanes; a template, so that only this target's branch is compiled
-[[gnu::always_inline]] inline bool any(const Vector& lanes) {
+[[gnu::always_inline]] inline uint32_t bits(const Vector& lanes) {
   if constexpr (kWidth == 16) {
     const __m512i all = (__m512i)lanes;
-    return _mm512_test_epi32_mask(all, all) != 0;
+    return _mm512_test_epi32_mask(all, all);
   } else {
-    return _mm256_movemask_ps((__m256)lanes) != 0;
+    return uint32_t(_mm256_movemask_ps((__m256)lanes));
   }
+}
+template <class Vector>
+[[gnu::always_inline]] inline bool any(const Vector& lanes) {
+  return bits(lanes) != 0;
 }
 [[gnu::always_inline]] inline Floats select(const Lanes& where, const Floats& a, const Floats& b) {
   return (Floats)(((Lanes)a & where) | ((Lanes)b & ~where));
@@ -145,14 +149,7 @@ struct PacketHits {
 }
 
 void trace_group(const TriangleKdView& tree, const Ray* rays, uint32_t count, RayHit* hits) {
-  // The group's octant is its first ray's; rays heading elsewhere walk alone.
-  auto octant = [](const Ray& r) {
-    return uint32_t(std::signbit(r.direction.x)) | uint32_t(std::signbit(r.direction.y)) << 1 |
-           uint32_t(std::signbit(r.direction.z)) << 2;
-  };
   Packet p;
-  p.downward = octant(rays[0]);
-  p.lanes = Lanes{};
   for (uint32_t i = 0; i < kWidth; ++i) {
     const Ray& r = rays[i < count ? i : 0];
     for (int axis = 0; axis < 3; ++axis) {
@@ -161,25 +158,43 @@ void trace_group(const TriangleKdView& tree, const Ray* rays, uint32_t count, Ra
     }
     p.t_min[i] = r.t_min;
     p.t_max[i] = r.t_max;
-    p.lanes[i] = i < count && octant(r) == p.downward ? -1 : 0;
   }
   for (int axis = 0; axis < 3; ++axis) p.inverse[axis] = 1.0f / p.direction[axis];
-  PacketHits best;
-  if (!tree.nodes || !walk(tree, p, best)) p.lanes = Lanes{};
-  for (uint32_t i = 0; i < count; ++i) {
-    if (!p.lanes[i]) {
-      hits[i] = traverse<false>(tree, rays[i]);
+  // Each lane's octant, traversal's `downward` bits (the sign bit, -0 included).
+  const Lanes octant = (((Lanes)p.direction[0] < 0) & 1) | (((Lanes)p.direction[1] < 0) & 2) |
+                       (((Lanes)p.direction[2] < 0) & 4);
+  Lanes lane_index;
+  for (uint32_t i = 0; i < kWidth; ++i) lane_index[i] = int32_t(i);
+  // The group's rays octant by octant: those of the first remaining ray's walk as a packet,
+  // a lone one (or a packet with a lane in a split's plane) one ray at a time.
+  Lanes remaining = lane_index < int32_t(count);
+  while (const uint32_t left = bits(remaining)) {
+    const int32_t first = __builtin_ctz(left);
+    p.downward = uint32_t(octant[first]);
+    p.lanes = remaining & (octant == int32_t(p.downward));
+    remaining &= ~p.lanes;
+    const uint32_t walked = bits(p.lanes);
+
+    PacketHits best;
+    if (__builtin_popcount(walked) < 2 || !tree.nodes || !walk(tree, p, best)) {
+      for (uint32_t lanes = walked; lanes; lanes &= lanes - 1) {
+        const uint32_t i = __builtin_ctz(lanes);
+        hits[i] = traverse<false>(tree, rays[i]);
+      }
       continue;
     }
-    RayHit hit;
-    if (best.entry[i] >= 0) {
-      const uint32_t entry = uint32_t(best.entry[i]);
-      hit.t = best.t[i];
-      hit.u = best.u[i];
-      hit.v = best.v[i];
-      hit.triangle = uint32_t(best.triangle[i]);
-      hit.normal = glm::cross(tree.leaf_geometry[entry].e1, tree.leaf_geometry[entry].e2);
+    for (uint32_t lanes = walked; lanes; lanes &= lanes - 1) {
+      const uint32_t i = __builtin_ctz(lanes);
+      RayHit hit;
+      if (best.entry[i] >= 0) {
+        const uint32_t entry = uint32_t(best.entry[i]);
+        hit.t = best.t[i];
+        hit.u = best.u[i];
+        hit.v = best.v[i];
+        hit.triangle = uint32_t(best.triangle[i]);
+        hit.normal = glm::cross(tree.leaf_geometry[entry].e1, tree.leaf_geometry[entry].e2);
+      }
+      hits[i] = hit;
     }
-    hits[i] = hit;
   }
 }

@@ -206,9 +206,18 @@ void TriangleKdBuilder::build_tree(std::span<const glm::vec3> vertices, std::spa
   tree.lo = input.bounds.lo;
   tree.hi = input.bounds.hi;
   PreorderAssembly(large, {subtrees.data(), large.small_roots.size()}, tree).write();
-  add_preorder_stats(tree, params.traversal_cost);
+  if (params.stats) add_preorder_stats(tree, params.traversal_cost);
   write_leaf_geometry(input, tree);
   tree.stats.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+TriangleKdStats measure_triangle_kdtree(const TriangleKdTree& tree, float traversal_cost) {
+  TriangleKdStats stats = tree.stats;
+  stats.leaves = stats.empty_leaves = stats.max_depth = 0;
+  stats.references = 0;
+  stats.sah_cost = 0.0;
+  count_preorder(tree, traversal_cost, stats);
+  return stats;
 }
 
 const char* triangle_build_kernels(const TriangleKdParams& params) {

@@ -78,6 +78,10 @@ class TriangleKdBuilder {
 // The small stage's code a CPU build with `params` runs on this CPU: "avx512" or "portable".
 const char* triangle_build_kernels(const TriangleKdParams& params);
 
+// The tree's stats with the leaves, empty leaves, depth, references and SAH cost counted, as a
+// build with params.stats counts them (for a tree built without).
+TriangleKdStats measure_triangle_kdtree(const TriangleKdTree& tree, float traversal_cost);
+
 // A tree built once, by a builder of its own.
 TriangleKdTree build_triangle_kdtree(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices,
                                      const TriangleKdParams& params = {});

@@ -114,8 +114,9 @@ void gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint3
   for (const Box& b : bounds) input.bounds.grow(b);
 }
 
-void add_preorder_stats(TriangleKdTree& tree, float traversal_cost) {
-  TriangleKdStats& s = tree.stats;
+void add_preorder_stats(TriangleKdTree& tree, float traversal_cost) { count_preorder(tree, traversal_cost, tree.stats); }
+
+void count_preorder(const TriangleKdTree& tree, float traversal_cost, TriangleKdStats& s) {
   if (tree.nodes.empty()) return;
   const Box root{tree.lo, tree.hi};
   const float root_area = root.half_area();

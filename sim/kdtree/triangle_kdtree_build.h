@@ -35,8 +35,11 @@ struct TriangleInput {
 // range or a count not divisible by three.
 void gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint32_t> indices, TriangleInput& input);
 
-// The statistics a preorder tree (its nodes, lo and hi) shows: leaves, empty leaves, depth,
-// references and the SAH cost. The CPU and the CUDA builds' trees are counted alike.
+// The statistics a preorder tree (its nodes, lo and hi) shows, added to `stats` (zero): leaves,
+// empty leaves, depth, references and the SAH cost. The CPU and the CUDA builds' trees are
+// counted alike.
+void count_preorder(const TriangleKdTree& tree, float traversal_cost, TriangleKdStats& stats);
+// count_preorder into the tree's own stats.
 void add_preorder_stats(TriangleKdTree& tree, float traversal_cost);
 
 // `build[0]` is the root, whose box is the input's bounds. Fills the tree's preorder nodes,

@@ -365,6 +365,24 @@ TEST_CASE("triangle kd-tree: a ray in a split's plane finds the closer of the hi
   }
 }
 
+TEST_CASE("triangle kd-tree: a build without stats is the same tree, and measuring it gives the stats a build counts",
+          "[kdtree][triangles]") {
+  const Mesh soup = random_soup(5000, 8);
+  const TriangleKdTree counted = build_triangle_kdtree(soup.vertices, soup.indices);
+  const TriangleKdTree quiet = build_triangle_kdtree(soup.vertices, soup.indices, {.stats = false});
+  CHECK(quiet.nodes == counted.nodes);
+  CHECK(quiet.stats.leaves == 0);
+  CHECK(quiet.stats.sah_cost == 0.0);
+  const TriangleKdStats measured = measure_triangle_kdtree(quiet, TriangleKdParams{}.traversal_cost);
+  CHECK(measured.leaves == counted.stats.leaves);
+  CHECK(measured.empty_leaves == counted.stats.empty_leaves);
+  CHECK(measured.max_depth == counted.stats.max_depth);
+  CHECK(measured.references == counted.stats.references);
+  CHECK(measured.sah_cost == counted.stats.sah_cost);
+  CHECK(measured.triangles == counted.stats.triangles);
+  CHECK(measure_triangle_kdtree(counted, TriangleKdParams{}.traversal_cost).sah_cost == counted.stats.sah_cost);
+}
+
 TEST_CASE("triangle kd-tree: the same tree with one thread as with all", "[kdtree][triangles]") {
   const Mesh soup = random_soup(5000, 3);
   const TriangleKdTree all = build_triangle_kdtree(soup.vertices, soup.indices);

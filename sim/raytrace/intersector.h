@@ -27,15 +27,19 @@ class Intersector {
 
 class KdTreeIntersector final : public Intersector {
  public:
-  explicit KdTreeIntersector(const kdtree::TriangleKdTree& tree) : tree_(tree) {}
+  // `kernels`: how batches are traced (triangle_packet.h); the hits are the same.
+  explicit KdTreeIntersector(const kdtree::TriangleKdTree& tree,
+                             kdtree::RayKernels kernels = kdtree::RayKernels::kFastest)
+      : tree_(tree), kernels_(kernels) {}
   RayHit closest(const Ray& ray) const override { return kdtree::trace_closest(tree_, ray); }
   bool any(const Ray& ray) const override { return kdtree::trace_any(tree_, ray); }
   void closest_batch(std::span<const Ray> rays, std::span<RayHit> hits) const override {
-    kdtree::trace_closest_packets(kdtree::view_of(tree_), rays, hits);
+    kdtree::trace_closest_packets(kdtree::view_of(tree_), rays, hits, kernels_);
   }
 
  private:
   const kdtree::TriangleKdTree& tree_;
+  kdtree::RayKernels kernels_;
 };
 
 // Every triangle tested: the reference a tracer's image must equal with any intersector.

@@ -36,6 +36,7 @@
 #include "sim/photon/caustic_image.h"
 #include "sim/photon/caustic_photons_cuda.h"
 #include "sim/photon/water_block.h"
+#include "sim/kdtree/triangle_packet.h"
 #include "sim/raytrace/refraction_frame.h"
 #include "sim/raytrace/whitted_cuda.h"
 #include "sim/raytrace/whitted_tracer.h"
@@ -54,7 +55,9 @@ struct Options {
   std::vector<std::string> cases{"water", "lucy", "bunny"};
   std::string mesh;
   std::string png;  // our first frame of each case, as <png>-<case>.png
-  bool simd = true;  // --kernels: our build's small stage with AVX-512 where the CPU has it
+  // --kernels: our build's small stage with AVX-512 and our rays in packets where the CPU has
+  // them (fastest), or the portable small stage and single rays (baseline).
+  bool simd = true;
 };
 
 Options parse(int argc, char** argv) {
@@ -168,6 +171,10 @@ struct Sample {
   }
 };
 
+sim::kdtree::RayKernels ray_kernels(const Options& o) {
+  return o.simd ? sim::kdtree::RayKernels::kFastest : sim::kdtree::RayKernels::kSingle;
+}
+
 void print(const Options& o, const std::string& name, size_t triangles, const std::string& impl, const Sample& s) {
   profile::JsonWriter json;
   json.begin_object();
@@ -180,6 +187,8 @@ void print(const Options& o, const std::string& name, size_t triangles, const st
   json.key("frames").value(uint64_t(o.frames));
   if (impl == "meniscus-kdtree")  // the small stage's code (the full-SAH build has none)
     json.key("build_kernels").value(sim::kdtree::triangle_build_kernels({.cpu_simd = o.simd}));
+  if (impl.starts_with("meniscus-kdtree"))
+    json.key("trace_kernels").value(sim::kdtree::ray_kernels_name(ray_kernels(o)));
   json.key("build_ms").value(median(s.build_ms));
   json.key("trace_ms").value(median(s.trace_ms));
   json.key("frame_ms").value(median(s.build_ms) + median(s.trace_ms));
@@ -260,7 +269,7 @@ void run_case(const Options& o, const std::string& name) {
     // The SAH cost is counted after the timed build, as Embree's build is timed without one.
     const sim::kdtree::TriangleKdParams build_params{.cpu_simd = o.simd, .stats = false};
     const sim::kdtree::TriangleKdTree& tree = builder.build(f.vertices, f.indices, build_params);
-    const sim::raytrace::KdTreeIntersector kd(tree);
+    const sim::raytrace::KdTreeIntersector kd(tree, ray_kernels(o));
     scene.surface = &kd;
     const sim::raytrace::TraceImage image = sim::raytrace::trace_image(scene, camera, params);
     ours.add(tree.stats.build_ms, image);
@@ -292,7 +301,7 @@ void run_case(const Options& o, const std::string& name) {
     if (frame == 0 && !o.png.empty()) write_image(image, o.png + "-" + name + ".png");
     if (frame + 1 == o.frames) {  // Table 2's yardstick, once: exact SAH at every node, the last frame's rays
       const sim::kdtree::TriangleKdTree full_tree = sim::kdtree::build_full_sah_kdtree(f.vertices, f.indices);
-      const sim::raytrace::KdTreeIntersector full_kd(full_tree);
+      const sim::raytrace::KdTreeIntersector full_kd(full_tree, ray_kernels(o));
       scene.surface = &full_kd;
       full.add(full_tree.stats.build_ms, sim::raytrace::trace_image(scene, camera, params));
       full.sah_cost = full_tree.stats.sah_cost;

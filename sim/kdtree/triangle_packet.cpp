@@ -1,7 +1,7 @@
 // Ray packets through the triangle kd-tree (triangle_packet.h). The walk is written once with
-// GCC's vector types and compiled for AVX-512 and for AVX2 (two halves per operation); the x86-64
-// baseline's four-wide registers made a packet slower than its rays one by one, so without
-// AVX2 every ray walks alone. This library is built without fused multiply-adds, so the
+// GCC's vector types and compiled for AVX-512 (16 lanes) and for AVX2 (8 lanes), a register
+// each; the x86-64 baseline's four-wide registers made a packet slower than its rays one by
+// one, so without AVX2 every ray walks alone. This library is built without fused multiply-adds, so the
 // packet's Möller–Trumbore rounds as intersect_edges does.
 #include "sim/kdtree/triangle_packet.h"
 
@@ -22,6 +22,7 @@ namespace {
 
 // Every vector is passed by reference or inlined, never across a call between targets: GCC's
 // note on the ABI of vector returns does not apply.
+#pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 #if defined(__clang__)
@@ -51,15 +52,17 @@ constexpr uint32_t kWidth = 8;
 #else
 #pragma GCC pop_options
 #endif
+#pragma GCC diagnostic pop
 
 
 #endif
 
-void trace_single(const TriangleKdView& tree, const Ray* rays, uint32_t count, RayHit* hits) {
+uint32_t trace_single(const TriangleKdView& tree, const Ray* rays, uint32_t count, RayHit* hits) {
   for (uint32_t i = 0; i < count; ++i) hits[i] = traverse<false>(tree, rays[i]);
+  return 0;
 }
 
-using TraceGroup = void (*)(const TriangleKdView&, const Ray*, uint32_t, RayHit*);
+using TraceGroup = uint32_t (*)(const TriangleKdView&, const Ray*, uint32_t, RayHit*);
 
 struct GroupChoice {
   TraceGroup trace;
@@ -84,14 +87,16 @@ const GroupChoice& choice(RayKernels kernels) {
 
 const char* ray_kernels_name(RayKernels kernels) { return choice(kernels).name; }
 
-void trace_closest_packets(const TriangleKdView& tree, std::span<const Ray> rays, std::span<RayHit> hits,
-                           RayKernels kernels) {
+size_t trace_closest_packets(const TriangleKdView& tree, std::span<const Ray> rays, std::span<RayHit> hits,
+                             RayKernels kernels) {
   if (hits.size() != rays.size()) throw std::invalid_argument("trace_closest_packets: a hit for every ray");
   const GroupChoice& kernel = choice(kernels);
+  size_t in_packets = 0;
   for (size_t first = 0; first < rays.size(); first += kernel.width) {
     const uint32_t count = uint32_t(std::min<size_t>(kernel.width, rays.size() - first));
-    kernel.trace(tree, rays.data() + first, count, hits.data() + first);
+    in_packets += kernel.trace(tree, rays.data() + first, count, hits.data() + first);
   }
+  return in_packets;
 }
 
 }  // namespace meniscus::sim::kdtree

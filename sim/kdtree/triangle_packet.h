@@ -10,6 +10,7 @@
 // each hit is the single traversal's to the bit. A group's rays walk octant by octant (near and
 // far must be the same child for every lane); a lone ray of its octant, and a packet with a ray
 // running in a split's plane, are traced one by one.
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -26,8 +27,9 @@ enum class RayKernels {
 // What `kernels` runs on this CPU: "avx512", "avx2" or "single".
 const char* ray_kernels_name(RayKernels kernels);
 
-// hits[i] = the closest hit of rays[i] (hits.size() == rays.size()).
-void trace_closest_packets(const TriangleKdView& tree, std::span<const Ray> rays, std::span<RayHit> hits,
-                           RayKernels kernels = RayKernels::kFastest);
+// hits[i] = the closest hit of rays[i] (hits.size() == rays.size(), else std::invalid_argument).
+// Returns how many rays walked in packets (the rest one by one).
+size_t trace_closest_packets(const TriangleKdView& tree, std::span<const Ray> rays, std::span<RayHit> hits,
+                             RayKernels kernels = RayKernels::kFastest);
 
 }  // namespace meniscus::sim::kdtree

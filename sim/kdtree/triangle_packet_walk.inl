@@ -61,9 +61,12 @@ struct PacketHits {
   const Floats qx = sy * g.e1.z - g.e1.y * sz, qy = sz * g.e1.x - g.e1.z * sx, qz = sx * g.e1.y - g.e1.x * sy;
   const Floats v = (p.direction[0] * qx + p.direction[1] * qy + p.direction[2] * qz) * inverse;
   const Floats t = (g.e2.x * qx + g.e2.y * qy + g.e2.z * qz) * inverse;
-  const Floats t_max = best.t < p.t_max ? best.t : p.t_max;
-  Lanes hit = live & (det != 0.0f) & (absolute(det) <= std::numeric_limits<float>::max()) & (u >= 0.0f) &
-              (u <= 1.0f) & (v >= 0.0f) & (u + v <= 1.0f) & (t >= p.t_min) & (t <= t_max);
+  // The tests in intersect_edges' form, so that NaNs pass or fail them alike: a NaN t_max is no
+  // limit (test_leaf's min keeps it), a NaN u or v is not outside.
+  const Floats t_max = p.t_max < best.t ? p.t_max : best.t;
+  const Lanes outside = (u < 0.0f) | (u > 1.0f) | (v < 0.0f) | (u + v > 1.0f);
+  Lanes hit = live & (det != 0.0f) & (absolute(det) <= std::numeric_limits<float>::max()) & ~outside &
+              (t >= p.t_min) & (t <= t_max);
   if (!any(hit)) return hit;
   // An equal t keeps the lower id (test_leaf's rule). Ids are below 2^30: signed compares hold.
   const Lanes id = Lanes{} + int32_t(triangle);
@@ -76,8 +79,9 @@ struct PacketHits {
   return hit;
 }
 
-// The walk of traverse<false>, for every lane of `p` at once. False when a lane's ray runs in a
-// split's plane: those groups are traced one ray at a time.
+// The walk of traverse<false>, for every lane of `p` at once. False when a split's t is NaN for
+// a lane (its ray runs in the split's plane, or has a NaN): those groups are traced one ray at
+// a time.
 [[gnu::always_inline]] inline bool walk(const TriangleKdView& tree, const Packet& p, PacketHits& best) {
   using namespace traversal;
   best.t = Floats{} + std::numeric_limits<float>::infinity();
@@ -95,7 +99,7 @@ struct PacketHits {
     t0 = select(near == near, t0 > near ? t0 : near, t0);
     t1 = select(far == far, t1 < far ? t1 : far, t1);
   }
-  Lanes live = p.lanes & (t0 <= t1);
+  Lanes live = p.lanes & (t0 <= t1) & (t0 < std::numeric_limits<float>::infinity());
   Lanes done = ~live;
   struct Pending {
     Floats t_min, t_max;
@@ -148,7 +152,8 @@ struct PacketHits {
   return true;
 }
 
-void trace_group(const TriangleKdView& tree, const Ray* rays, uint32_t count, RayHit* hits) {
+// The rays' hits; returns how many of them walked in a packet.
+uint32_t trace_group(const TriangleKdView& tree, const Ray* rays, uint32_t count, RayHit* hits) {
   Packet p;
   for (uint32_t i = 0; i < kWidth; ++i) {
     const Ray& r = rays[i < count ? i : 0];
@@ -168,6 +173,7 @@ void trace_group(const TriangleKdView& tree, const Ray* rays, uint32_t count, Ra
   // The group's rays octant by octant: those of the first remaining ray's walk as a packet,
   // a lone one (or a packet with a lane in a split's plane) one ray at a time.
   Lanes remaining = lane_index < int32_t(count);
+  uint32_t in_packets = 0;
   while (const uint32_t left = bits(remaining)) {
     const int32_t first = __builtin_ctz(left);
     p.downward = uint32_t(octant[first]);
@@ -183,6 +189,7 @@ void trace_group(const TriangleKdView& tree, const Ray* rays, uint32_t count, Ra
       }
       continue;
     }
+    in_packets += __builtin_popcount(walked);
     for (uint32_t lanes = walked; lanes; lanes &= lanes - 1) {
       const uint32_t i = __builtin_ctz(lanes);
       RayHit hit;
@@ -197,4 +204,5 @@ void trace_group(const TriangleKdView& tree, const Ray* rays, uint32_t count, Ra
       hits[i] = hit;
     }
   }
+  return in_packets;
 }

@@ -66,7 +66,8 @@ struct WideInterval {
 };
 
 // The parametric interval in which `ray` crosses the box [lo, hi] (slab test), the box grown by
-// the same relative slack; false when it misses it or only before t_min / after t_max.
+// the same relative slack; false when it misses it or only before t_min / after t_max (or
+// reaches it only at infinity).
 MENISCUS_HD inline bool clip_to_box(const Ray& ray, const glm::vec3& box_lo, const glm::vec3& box_hi, float& t0,
                                     float& t1) {
   const glm::vec3 pad = kRelativeSlack * (box_hi - box_lo) + kRelativeSlack * glm::abs(box_hi + box_lo);
@@ -86,7 +87,9 @@ MENISCUS_HD inline bool clip_to_box(const Ray& ray, const glm::vec3& box_lo, con
     if (!std::isnan(far)) t1 = t1 < far ? t1 : far;
     if (t0 > t1) return false;
   }
-  return true;
+  // A ray parallel to a slab, outside it on the side it heads from, enters at +inf: never. (Its
+  // widened interval would be NaN, and the walk would visit every node.)
+  return t0 < std::numeric_limits<float>::infinity();
 }
 
 }  // namespace traversal

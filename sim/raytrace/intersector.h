@@ -18,8 +18,9 @@ class Intersector {
   virtual ~Intersector() = default;
   virtual RayHit closest(const Ray& ray) const = 0;
   virtual bool any(const Ray& ray) const = 0;
-  // hits[i] = closest(rays[i]). The tracer hands over neighbouring pixels' rays together, in
-  // order, so an intersector may trace them in packets; each hit must be closest()'s.
+  // hits[i] = closest(rays[i]), up to the intersector's rounding (the kd-tree's are closest()'s
+  // to the bit). The tracer hands over neighbouring pixels' rays together, in order, so an
+  // intersector may trace them in packets.
   virtual void closest_batch(std::span<const Ray> rays, std::span<RayHit> hits) const {
     for (size_t i = 0; i < rays.size(); ++i) hits[i] = closest(rays[i]);
   }
@@ -40,6 +41,13 @@ class KdTreeIntersector final : public Intersector {
  private:
   const kdtree::TriangleKdTree& tree_;
   kdtree::RayKernels kernels_;
+};
+
+// An Intersector as WhittedPath's Surface (the CPU tracer's).
+struct IntersectorSurface {
+  const Intersector* intersector;
+  RayHit closest(const Ray& ray) const { return intersector->closest(ray); }
+  bool any(const Ray& ray) const { return intersector->any(ray); }
 };
 
 // Every triangle tested: the reference a tracer's image must equal with any intersector.

@@ -1,8 +1,9 @@
 #pragma once
-// The paths of the Whitted tracer (whitted_tracer.h), one pixel at a time, host-device: the CPU
-// tracer runs them row by row, the CUDA tracer a thread per pixel, with literally this code. A
-// path splits at every surface it meets into the reflected and the refracted ray, up to the
-// bounce limit.
+// The paths of the Whitted tracer (whitted_tracer.h), host-device: the CUDA tracer follows a
+// pixel's branches depth first, a thread per pixel; the CPU tracer resolves a tile's branches a
+// bounce at a time (whitted_waves.h); both with literally this code for every branch. A path
+// splits at every surface it meets into the reflected and the refracted ray, up to the bounce
+// limit.
 //
 // `Surface` answers `RayHit closest(const Ray&)` and `bool any(const Ray&)`: the kd-tree's
 // traversal on either backend, or any Intersector on the CPU.

@@ -78,18 +78,22 @@ TraceImage trace_image(const TraceScene& scene, const TraceCamera& camera, const
   image.width = params.width;
   image.height = params.height;
   image.rgb.resize(size_t(params.width) * params.height);
-  // Square tiles rather than rows: the secondary rays of neighbouring pixels, above and below
-  // as well as beside, walk the same nodes while they are still in the cache, and a tile's
-  // waves (whitted_waves.h) hold rays that packets can share. Each thread keeps its waves'
-  // buffers from tile to tile, and its own counts, added once at the end.
+  // Tiles of at most 16 x 16 pixels (the simple partitioner keeps them so; TBB's default would hand a
+  // thread larger ones): the secondary rays of neighbouring pixels, above and below as well as
+  // beside, walk the same nodes while they are still in the cache, and a tile's waves
+  // (whitted_waves.h) hold rays that packets can share. Fixed tiles keep the image independent
+  // of the thread count even where a wave overflows into depth-first branches. Each thread
+  // keeps its waves' buffers from tile to tile, and its own counts, added once at the end.
   tbb::enumerable_thread_specific<WhittedWaves> waves(
       [&] { return WhittedWaves(*scene.surface, setup.scene, setup.rays); });
   constexpr uint32_t kTile = 16;
-  tbb::parallel_for(tbb::blocked_range2d<uint32_t>(0, params.height, kTile, 0, params.width, kTile),
-                    [&](const tbb::blocked_range2d<uint32_t>& tile) {
-                      waves.local().trace_tile(tile.cols().begin(), tile.cols().end(), tile.rows().begin(),
-                                               tile.rows().end(), image.rgb.data());
-                    });
+  tbb::parallel_for(
+      tbb::blocked_range2d<uint32_t>(0, params.height, kTile, 0, params.width, kTile),
+      [&](const tbb::blocked_range2d<uint32_t>& tile) {
+        waves.local().trace_tile(tile.cols().begin(), tile.cols().end(), tile.rows().begin(), tile.rows().end(),
+                                 image.rgb.data());
+      },
+      tbb::simple_partitioner());
   image.stats.primary = primary_rays(params);
   for (const WhittedWaves& thread : waves) {
     image.stats.secondary += thread.counts().secondary;

@@ -5,8 +5,9 @@
 
 namespace meniscus::sim::raytrace {
 
-WhittedWaves::WhittedWaves(const Intersector& surface, const PathScene& scene, const PrimaryRays& rays)
-    : surface_(surface), rays_(rays), path_({&surface}, scene) {}
+WhittedWaves::WhittedWaves(const Intersector& surface, const PathScene& scene, const PrimaryRays& rays,
+                           size_t max_wave)
+    : surface_(surface), rays_(rays), max_wave_(max_wave), path_({&surface}, scene) {}
 
 void WhittedWaves::trace_tile(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, glm::vec3* image) {
   constexpr uint32_t kBlock = 4;
@@ -34,20 +35,21 @@ void WhittedWaves::resolve_wave() {
   reflected_.clear();
   refracted_.clear();
   for (size_t i = 0; i < wave_.size(); ++i) {
-    const Owned& parent = wave_[i];
-    Path::Branch split[Path::kSplit];
+    const PixelBranch& parent = wave_[i];
+    Path::Branch children[Path::kSplit];
     int count = 0;
     bool hit = false;
-    sums_[parent.pixel] += path_.resolve(parent.branch, hits_[i], split, count, &hit);
+    sums_[parent.pixel] += path_.resolve(parent.branch, hits_[i], children, count, &hit);
     if (parent.branch.depth == 0) path_.counts.hits += hit;
     for (int k = 0; k < count; ++k) {
-      if (reflected_.size() + refracted_.size() < kMaxWave) {
-        // A reflected branch stays in its parent's medium; a refracted one crosses over.
-        (split[k].medium == parent.branch.medium ? reflected_ : refracted_).push_back({split[k], parent.pixel});
+      if (reflected_.size() + refracted_.size() < max_wave_) {
+        // The branch that stays in its parent's medium is the reflected one, but where a mesh's
+        // faces name other media: that only orders the wave, it changes no pixel.
+        (children[k].medium == parent.branch.medium ? reflected_ : refracted_).push_back({children[k], parent.pixel});
         continue;
       }
       bool primary_hit = false;  // only primary branches report it
-      sums_[parent.pixel] += path_.follow_depth_first(split[k], &primary_hit);
+      sums_[parent.pixel] += path_.follow_depth_first(children[k], &primary_hit);
     }
   }
   wave_.swap(reflected_);

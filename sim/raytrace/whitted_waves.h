@@ -15,16 +15,15 @@
 
 namespace meniscus::sim::raytrace {
 
-// The CPU backend's surface: whatever Intersector the scene names.
-struct IntersectorSurface {
-  const Intersector* intersector;
-  RayHit closest(const Ray& ray) const { return intersector->closest(ray); }
-  bool any(const Ray& ray) const { return intersector->any(ray); }
-};
-
 class WhittedWaves {
  public:
-  WhittedWaves(const Intersector& surface, const PathScene& scene, const PrimaryRays& rays);
+  // A wave at most this long by default: beyond it (2^bounces branches a pixel without
+  // min_weight), a branch is followed depth first on its own, so memory stays bounded at any
+  // bounce limit.
+  static constexpr size_t kMaxWave = size_t(1) << 15;
+
+  WhittedWaves(const Intersector& surface, const PathScene& scene, const PrimaryRays& rays,
+               size_t max_wave = kMaxWave);
 
   // Pixels [x0, x1) x [y0, y1) into `image` (rays.width wide, row 0 at the top).
   void trace_tile(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, glm::vec3* image);
@@ -35,21 +34,18 @@ class WhittedWaves {
   using Path = WhittedPath<IntersectorSurface>;
 
   // A branch still to trace, and the tile pixel whose sum it adds to.
-  struct Owned {
+  struct PixelBranch {
     Path::Branch branch;
     uint32_t pixel;
   };
-
-  // A wave at most this long: beyond it (2^bounces branches a pixel without min_weight), a
-  // branch is followed depth first on its own, so memory stays bounded at any bounce limit.
-  static constexpr size_t kMaxWave = size_t(1) << 15;
 
   void resolve_wave();
 
   const Intersector& surface_;
   const PrimaryRays& rays_;
+  size_t max_wave_;
   Path path_;
-  std::vector<Owned> wave_, reflected_, refracted_;
+  std::vector<PixelBranch> wave_, reflected_, refracted_;
   std::vector<Ray> batch_;
   std::vector<RayHit> hits_;
   std::vector<glm::vec3> sums_;

@@ -1,9 +1,11 @@
 // The Whitted tracer: the kd-tree gives the image the brute force gives; an empty scene is the
 // analytic lit floor and sky; the water blocks the direct sun (a shadow) and the caustic image
 // from photon mapping gives back what it lets through — under a flat slab (1 − R)/(1 + R) of
-// it; ray counts are what the bounce limit allows; bad input is refused.
-#include <catch2/catch.hpp>
+// it; ray counts are what the bounce limit allows; the CPU's waves (whitted_waves.h) give the
+// depth-first paths' image for any thread count and wave limit; bad input is refused.
+#include <tbb/global_control.h>
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "sim/photon/caustic_photons.h"
 #include "sim/photon/water_block.h"
 #include "sim/raytrace/whitted_tracer.h"
+#include "sim/raytrace/whitted_waves.h"
 
 namespace meniscus::sim::raytrace {
 namespace {
@@ -55,6 +58,67 @@ TEST_CASE("ray tracer: the kd-tree's image is the brute force's", "[raytrace]") 
   CHECK(a.stats.secondary == b.stats.secondary);
   CHECK(a.stats.secondary <= a.stats.primary * 6);  // two levels: 2 + 4 per primary at most
   CHECK(a.stats.secondary >= a.stats.hits * 2);      // every hit reflects and (mostly) refracts
+}
+
+// The lens block seen through the tracer's setup: what both orders of the paths read.
+struct LensView {
+  photon::TriangleSoup water = lens_block();
+  kdtree::TriangleKdTree tree = kdtree::build_triangle_kdtree(water.vertices, water.indices);
+  KdTreeIntersector surface{tree};
+  TraceScene scene;
+  TraceCamera camera{{0.5f, 1.1f, -0.6f}, {0.5f, 0.3f, 0.5f}, 45.0f};
+  TraceParams params{40, 28, 3, 2};  // three bounces, 2 x 2 samples a pixel
+  LensView() {
+    scene.surface = &surface;
+    scene.vertices = water.vertices;
+    scene.indices = water.indices;
+  }
+};
+
+// Pixels whose radiance differs from `b`'s by more than the rounding of adding the same terms
+// in another order.
+size_t beyond_rounding(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
+  size_t differ = 0;
+  for (size_t i = 0; i < a.size(); ++i) differ += glm::length(a[i] - b[i]) > 1e-5f * std::max(1.0f, glm::length(b[i]));
+  return differ;
+}
+
+TEST_CASE("ray tracer: the CPU's waves give the depth-first paths' image and counts, for any wave limit",
+          "[raytrace]") {
+  const LensView v;
+  const TraceSetup setup = prepare_trace(v.scene, v.camera, v.params);
+  // Depth first, pixel by pixel, as the CUDA tracer follows the paths.
+  WhittedPath<IntersectorSurface> path({&v.surface}, setup.scene);
+  std::vector<glm::vec3> depth_first(size_t(v.params.width) * v.params.height);
+  for (uint32_t y = 0; y < v.params.height; ++y)
+    for (uint32_t x = 0; x < v.params.width; ++x) depth_first[size_t(y) * v.params.width + x] = path.pixel(setup.rays, x, y);
+  const TraceImage waves = trace_image(v.scene, v.camera, v.params);
+  INFO(waves.stats.hits << " hits, " << waves.stats.secondary << " secondary rays");
+  REQUIRE(waves.stats.hits > waves.stats.primary / 8);
+  CHECK(beyond_rounding(waves.rgb, depth_first) == 0);
+  CHECK(waves.stats.hits == path.counts.hits);
+  CHECK(waves.stats.secondary == path.counts.secondary);
+  CHECK(waves.stats.shadow == path.counts.shadow);
+  // Waves of at most 5 branches: the rest of each path depth first, the same sums.
+  WhittedWaves short_waves(v.surface, setup.scene, setup.rays, 5);
+  std::vector<glm::vec3> overflowed(depth_first.size());
+  short_waves.trace_tile(0, v.params.width, 0, v.params.height, overflowed.data());
+  CHECK(beyond_rounding(overflowed, depth_first) == 0);
+  CHECK(short_waves.counts().secondary == path.counts.secondary);
+  CHECK(short_waves.counts().shadow == path.counts.shadow);
+}
+
+TEST_CASE("ray tracer: the same image to the bit with one thread as with all", "[raytrace]") {
+  LensView v;
+  v.params = {96, 64, 3, 2};
+  const TraceImage all = trace_image(v.scene, v.camera, v.params);
+  TraceImage one;
+  {
+    tbb::global_control single(tbb::global_control::max_allowed_parallelism, 1);
+    one = trace_image(v.scene, v.camera, v.params);
+  }
+  CHECK(one.rgb == all.rgb);
+  CHECK(one.stats.secondary == all.stats.secondary);
 }
 
 TEST_CASE("ray tracer: with nothing to refract, the floor and sky are the analytic ones", "[raytrace]") {

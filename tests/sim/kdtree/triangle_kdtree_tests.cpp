@@ -38,18 +38,10 @@ Mesh read(const std::filesystem::path& file) { return test::read_triangles(file)
 
 // Rays from a camera on the box's diagonal through a side x side grid covering the box.
 std::vector<Ray> camera_rays(const TriangleKdTree& tree, int side) {
-  const glm::vec3 centre = 0.5f * (tree.lo + tree.hi);
-  const float radius = 0.5f * glm::length(tree.hi - tree.lo);
-  const glm::vec3 eye = centre + 2.2f * radius * glm::normalize(glm::vec3(0.6f, 0.45f, 0.66f));
-  const glm::vec3 forward = glm::normalize(centre - eye);
-  const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 1.0f, 0.0f)));
-  const glm::vec3 up = glm::cross(right, forward);
+  const test::BoxCamera camera(tree.lo, tree.hi);
   std::vector<Ray> rays;
   for (int y = 0; y < side; ++y)
-    for (int x = 0; x < side; ++x) {
-      const float u = (x + 0.5f) / side * 2.0f - 1.0f, v = (y + 0.5f) / side * 2.0f - 1.0f;
-      rays.push_back({eye, forward * 2.2f + right * u + up * v});
-    }
+    for (int x = 0; x < side; ++x) rays.push_back(camera.through(x, y, side));
   return rays;
 }
 

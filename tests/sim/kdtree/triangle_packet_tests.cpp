@@ -25,20 +25,12 @@ using test::Mesh;
 // A camera's rays through side x side pixels in blocks of 4 x 4 (as the tracer hands them
 // over), then the reflected and the refracted ray of each hit, from just off the surface.
 std::vector<Ray> camera_and_secondary_rays(const TriangleKdTree& tree, int side) {
-  const glm::vec3 centre = 0.5f * (tree.lo + tree.hi);
-  const float radius = 0.5f * glm::length(tree.hi - tree.lo);
-  const glm::vec3 eye = centre + 2.2f * radius * glm::normalize(glm::vec3(0.6f, 0.45f, 0.66f));
-  const glm::vec3 forward = glm::normalize(centre - eye);
-  const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 1.0f, 0.0f)));
-  const glm::vec3 up = glm::cross(right, forward);
+  const test::BoxCamera camera(tree.lo, tree.hi);
   std::vector<Ray> rays;
   for (int by = 0; by < side; by += 4)
     for (int bx = 0; bx < side; bx += 4)
       for (int y = by; y < by + 4; ++y)
-        for (int x = bx; x < bx + 4; ++x) {
-          const float u = (x + 0.5f) / side * 2.0f - 1.0f, v = (y + 0.5f) / side * 2.0f - 1.0f;
-          rays.push_back({eye, forward * 2.2f + right * u + up * v});
-        }
+        for (int x = bx; x < bx + 4; ++x) rays.push_back(camera.through(x, y, side));
   const size_t primary = rays.size();
   for (size_t i = 0; i < primary; ++i) {
     const RayHit hit = trace_closest(tree, rays[i]);

@@ -1,12 +1,15 @@
 #pragma once
-// Meshes for the triangle kd-tree tests (the CPU build's and the CUDA build's).
+// Meshes for the triangle kd-tree tests (the CPU build's and the CUDA build's), and a camera
+// to look at them.
 #include <cmath>
 #include <filesystem>
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 #include <random>
 #include <vector>
 
 #include "sim/common/mesh_reader.h"
+#include "sim/kdtree/triangle_traversal.h"
 
 namespace meniscus::sim::kdtree::test {
 
@@ -59,6 +62,24 @@ inline Mesh grid_cube(int n) {
         }
   return mesh;
 }
+
+// A camera on the box's diagonal looking at its centre, its image of side x side pixels
+// covering the box.
+struct BoxCamera {
+  glm::vec3 eye, forward, right, up;
+  BoxCamera(const glm::vec3& lo, const glm::vec3& hi) {
+    const glm::vec3 centre = 0.5f * (lo + hi);
+    const float radius = 0.5f * glm::length(hi - lo);
+    eye = centre + 2.2f * radius * glm::normalize(glm::vec3(0.6f, 0.45f, 0.66f));
+    forward = glm::normalize(centre - eye);
+    right = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 1.0f, 0.0f)));
+    up = glm::cross(right, forward);
+  }
+  Ray through(int x, int y, int side) const {
+    const float u = (x + 0.5f) / side * 2.0f - 1.0f, v = (y + 0.5f) / side * 2.0f - 1.0f;
+    return {eye, forward * 2.2f + right * u + up * v};
+  }
+};
 
 inline Mesh read_triangles(const std::filesystem::path& file) {
   const TriangleMesh m = read_mesh(file);

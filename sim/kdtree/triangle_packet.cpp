@@ -1,8 +1,8 @@
 // Ray packets through the triangle kd-tree (triangle_packet.h). The walk is written once with
 // GCC's vector types and compiled for AVX-512 (16 lanes) and for AVX2 (8 lanes), a register
 // each; the x86-64 baseline's four-wide registers made a packet slower than its rays one by
-// one, so without AVX2 every ray walks alone. This library is built without fused multiply-adds, so the
-// packet's Möller–Trumbore rounds as intersect_edges does.
+// one, so without AVX2 every ray walks alone. This library is built without fused
+// multiply-adds, so the packet's Möller–Trumbore rounds as intersect_edges does.
 #include "sim/kdtree/triangle_packet.h"
 
 #include <algorithm>
@@ -53,7 +53,6 @@ constexpr uint32_t kWidth = 8;
 #pragma GCC pop_options
 #endif
 #pragma GCC diagnostic pop
-
 
 #endif
 

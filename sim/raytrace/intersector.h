@@ -1,7 +1,7 @@
 #pragma once
 // What a ray tracer asks of an acceleration structure: the closest hit (with its triangle's
-// normal), for one ray or a batch, and whether anything is hit at all. The kd-tree answers here (KdTreeIntersector); the benchmark puts Embree's
-// BVH behind the same interface, so both trace exactly the same rays.
+// normal), for one ray or a batch, and whether anything is hit at all. The kd-tree answers here (KdTreeIntersector);
+// the benchmark puts Embree's BVH behind the same interface, so both trace exactly the same rays.
 #include <span>
 
 #include "sim/kdtree/triangle_kdtree.h"

@@ -5,8 +5,7 @@
 
 namespace meniscus::sim::raytrace {
 
-WhittedWaves::WhittedWaves(const Intersector& surface, const PathScene& scene, const PrimaryRays& rays,
-                           size_t max_wave)
+WhittedWaves::WhittedWaves(const Intersector& surface, const PathScene& scene, const PrimaryRays& rays, size_t max_wave)
     : surface_(surface), rays_(rays), max_wave_(max_wave), path_({&surface}, scene) {}
 
 void WhittedWaves::trace_tile(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, glm::vec3* image) {

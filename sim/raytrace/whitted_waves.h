@@ -22,8 +22,7 @@ class WhittedWaves {
   // bounce limit.
   static constexpr size_t kMaxWave = size_t(1) << 15;
 
-  WhittedWaves(const Intersector& surface, const PathScene& scene, const PrimaryRays& rays,
-               size_t max_wave = kMaxWave);
+  WhittedWaves(const Intersector& surface, const PathScene& scene, const PrimaryRays& rays, size_t max_wave = kMaxWave);
 
   // Pixels [x0, x1) x [y0, y1) into `image` (rays.width wide, row 0 at the top).
   void trace_tile(uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, glm::vec3* image);

@@ -61,8 +61,10 @@ class EmbreeIntersector final : public sim::raytrace::Intersector {
     return hit;
   }
   void closest_batch(std::span<const Ray> rays, std::span<RayHit> hits) const override {
-    if (native_ray16_) trace_packets<16, RTCRayHit16, rtcIntersect16>(rays, hits);
-    else trace_packets<8, RTCRayHit8, rtcIntersect8>(rays, hits);
+    if (native_ray16_)
+      trace_packets<16, RTCRayHit16, rtcIntersect16>(rays, hits);
+    else
+      trace_packets<8, RTCRayHit8, rtcIntersect8>(rays, hits);
     // A kernel that failed (or an Embree built without packets) would look fast: say so.
     if (const RTCError error = rtcGetDeviceError(device_); error != RTC_ERROR_NONE)
       throw DeviceError("embree: packet tracing failed (RTCError " + std::to_string(int(error)) + ")");

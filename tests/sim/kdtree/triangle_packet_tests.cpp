@@ -73,15 +73,16 @@ size_t differing(const TriangleKdTree& tree, const std::vector<Ray>& rays, RayKe
   for (size_t i = 0; i < rays.size(); ++i) {
     const RayHit single = trace_closest(tree, rays[i]);
     const RayHit& p = packets[i];
-    differ += !(p.triangle == single.triangle && (p.t == single.t || (!p.hit() && !single.hit())) &&
-                p.u == single.u && p.v == single.v && p.normal == single.normal);
+    differ += !(p.triangle == single.triangle && (p.t == single.t || (!p.hit() && !single.hit())) && p.u == single.u &&
+                p.v == single.v && p.normal == single.normal);
   }
   return differ;
 }
 
 constexpr RayKernels kKernels[] = {RayKernels::kFastest, RayKernels::kAvx2, RayKernels::kSingle};
 
-TEST_CASE("ray packets: every lane's hit is the single traversal's, on coherent and scattered rays", "[kdtree][triangles]") {
+TEST_CASE("ray packets: every lane's hit is the single traversal's, on coherent and scattered rays",
+          "[kdtree][triangles]") {
   if (std::string(ray_kernels_name(RayKernels::kFastest)) == "single")
     WARN("this CPU has neither AVX-512 nor AVX2: only single rays are compared");
   const Mesh soup = test::random_soup(20000, 5);
@@ -100,12 +101,15 @@ TEST_CASE("ray packets: every lane's hit is the single traversal's, on coherent 
     size_t in_packets = 0;
     CHECK(differing(tree, rays, kernels, &in_packets) == 0);
     // The comparison is of packets: nearly all camera and secondary rays walk in them.
-    if (name == "single") CHECK(in_packets == 0);
-    else CHECK(in_packets > coherent * 9 / 10);
+    if (name == "single")
+      CHECK(in_packets == 0);
+    else
+      CHECK(in_packets > coherent * 9 / 10);
   }
 }
 
-TEST_CASE("ray packets: Lucy's camera rays and their reflections and refractions, to the bit", "[kdtree][triangles][slow]") {
+TEST_CASE("ray packets: Lucy's camera rays and their reflections and refractions, to the bit",
+          "[kdtree][triangles][slow]") {
   const Mesh lucy = test::read_triangles("scenes/data/vtk-data/lucy.ply");
   const TriangleKdTree tree = build_triangle_kdtree(lucy.vertices, lucy.indices);
   const std::vector<Ray> rays = camera_and_secondary_rays(tree, 128);
@@ -117,9 +121,8 @@ TEST_CASE("ray packets: Lucy's camera rays and their reflections and refractions
 
 // Whether some interior node splits `axis` at `split`.
 bool has_split(const TriangleKdTree& tree, uint32_t axis, float split) {
-  return std::any_of(tree.nodes.begin(), tree.nodes.end(), [&](const TriangleKdNode& n) {
-    return !n.is_leaf() && n.axis() == axis && n.split() == split;
-  });
+  return std::any_of(tree.nodes.begin(), tree.nodes.end(),
+                     [&](const TriangleKdNode& n) { return !n.is_leaf() && n.axis() == axis && n.split() == split; });
 }
 
 TEST_CASE("ray packets: rays in split planes and along them, axis-aligned, from outside, with odd intervals",
@@ -194,7 +197,8 @@ TEST_CASE("triangle traversal: a ray parallel to a face of the box, outside it, 
   CHECK(traversal::clip_to_box(inside, glm::vec3(0.0f), glm::vec3(1.0f), t0, t1));
 }
 
-TEST_CASE("ray packets: an empty tree misses, an empty batch is fine, a short hit list is refused", "[kdtree][triangles]") {
+TEST_CASE("ray packets: an empty tree misses, an empty batch is fine, a short hit list is refused",
+          "[kdtree][triangles]") {
   const TriangleKdTree empty = build_triangle_kdtree({}, {});
   const std::vector<Ray> rays(5, Ray{{0.0f, 0.0f, -1.0f}, {0.0f, 0.0f, 1.0f}});
   std::vector<RayHit> hits(rays.size());

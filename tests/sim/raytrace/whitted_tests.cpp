@@ -7,9 +7,8 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <vector>
-
 #include <glm/geometric.hpp>
+#include <vector>
 
 #include "engine/core/error.h"
 #include "sim/kdtree/triangle_kdtree.h"
@@ -91,7 +90,8 @@ TEST_CASE("ray tracer: the CPU's waves give the depth-first paths' image and cou
   WhittedPath<IntersectorSurface> path({&v.surface}, setup.scene);
   std::vector<glm::vec3> depth_first(size_t(v.params.width) * v.params.height);
   for (uint32_t y = 0; y < v.params.height; ++y)
-    for (uint32_t x = 0; x < v.params.width; ++x) depth_first[size_t(y) * v.params.width + x] = path.pixel(setup.rays, x, y);
+    for (uint32_t x = 0; x < v.params.width; ++x)
+      depth_first[size_t(y) * v.params.width + x] = path.pixel(setup.rays, x, y);
   const TraceImage waves = trace_image(v.scene, v.camera, v.params);
   INFO(waves.stats.hits << " hits, " << waves.stats.secondary << " secondary rays");
   REQUIRE(waves.stats.hits > waves.stats.primary / 8);

@@ -14,9 +14,6 @@ namespace {
 
 constexpr uint32_t kChunk = 4096;
 
-// Grows to the first box it meets: the identity of Box::grow.
-Box inverted_box() { return {glm::vec3(INFINITY), glm::vec3(-INFINITY)}; }
-
 // The triangles of the level being split, node after node: the input's at the root, then one
 // of the working arrays.
 struct LevelView {
@@ -29,7 +26,7 @@ struct LevelView {
 struct LevelNode {
   uint32_t node;
   uint32_t begin, end;
-  Box tight = inverted_box();
+  Box tight = Box::inverted();
   uint32_t parent = 0;
   bool right = false;
 };
@@ -44,7 +41,7 @@ struct LevelChunk {
   uint32_t count[2] = {0, 0};  // how many go to the left and the right child
   Target target[2] = {Target::kNone, Target::kNone};
   uint32_t at[2] = {0, 0};                    // where in the target the first of them goes
-  Box tight[2] = {inverted_box(), inverted_box()};  // the boxes they go with
+  Box tight[2] = {Box::inverted(), Box::inverted()};  // the boxes they go with
 };
 
 class LevelSplitter {
@@ -102,7 +99,7 @@ class LevelSplitter {
           target = Target::kNext;
           at = uint32_t(next_size);
           next_level.push_back(
-              {child + side, uint32_t(next_size), uint32_t(next_size + counts[side]), inverted_box(), i, side == 1});
+              {child + side, uint32_t(next_size), uint32_t(next_size + counts[side]), Box::inverted(), i, side == 1});
           next_size += counts[side];
         } else if (counts[side] > 0) {
           target = Target::kSmall;

@@ -3,6 +3,7 @@
 // what the large-node stage of the triangle kd-tree keeps per triangle and node, so that a
 // triangle crossing a split bounds each child only by the part inside it. Host-device: the CPU
 // and the CUDA builds clip with these very lines.
+#include <cmath>
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
 
@@ -12,6 +13,8 @@ namespace meniscus::sim::kdtree {
 
 struct Box {
   glm::vec3 lo{0.0f}, hi{0.0f};
+  // Grows to the first box it meets: the identity of grow().
+  MENISCUS_HD static Box inverted() { return {glm::vec3(INFINITY), glm::vec3(-INFINITY)}; }
   MENISCUS_HD float extent(int axis) const { return hi[axis] - lo[axis]; }
   // Half the surface area: the SAH only ever uses ratios of areas.
   MENISCUS_HD float half_area() const {

@@ -97,7 +97,7 @@ void gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint3
   input.skipped = uint32_t(count - kept);
   input.usable.resize(kept);
   input.boxes.resize(kept);
-  std::vector<Box> bounds(blocks, {glm::vec3(INFINITY), glm::vec3(-INFINITY)});
+  std::vector<Box> bounds(blocks, Box::inverted());
   tbb::parallel_for(size_t(0), blocks, [&](size_t block) {
     size_t at = offset[block];
     for (size_t t = block * kBlock; t < block_end(block); ++t) {
@@ -110,7 +110,7 @@ void gather_triangles(std::span<const glm::vec3> vertices, std::span<const uint3
   });
   input.bounds = {};
   if (kept == 0) return;
-  input.bounds = bounds[0];  // minima and maxima are exact: the same bounds in any grouping
+  input.bounds = Box::inverted();  // minima and maxima are exact: the same bounds in any grouping
   for (const Box& b : bounds) input.bounds.grow(b);
 }
 
